@@ -1,0 +1,49 @@
+package io.courier.scheduler;
+
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Info;
+import io.courier.scheduler.model.SchedulerType;
+import java.util.Set;
+
+/**
+ * A coflow scheduler (SCHEDULERS.md §0.3). The same implementation runs in the simulator and in the
+ * coordinator: a driver calls {@link #schedule} at every coflow arrival, every flow or coflow completion
+ * and at {@link #nextWakeup}; rates stay constant in between.
+ *
+ * <p>Threading: an instance may keep internal state across calls (Stream's levels, SkipL's estimates,
+ * IAOA's cached order), so one instance belongs to one driver and is called from one thread at a time.
+ * Drivers hand it the state returned by {@link ClusterState#viewFor(Set)} with {@link #needs()}.
+ */
+public interface CoflowScheduler {
+
+    /** The registry name, e.g. {@code varys}. */
+    String name();
+
+    SchedulerType type();
+
+    /** What the scheduler reads beyond identities, endpoints and bytes sent. */
+    Set<Info> needs();
+
+    /** The decision for this instant: a pure function of the state and the scheduler's own state. */
+    Decision schedule(ClusterState state);
+
+    /**
+     * The absolute time at which the scheduler wants to be called again even if nothing arrives or
+     * completes (an epoch end, a queue-threshold crossing); {@code Double.POSITIVE_INFINITY} for none.
+     */
+    double nextWakeup(ClusterState state, Decision decision);
+
+    /** How a driver turns this scheduler's order-based decisions into rates. */
+    default Enforcement enforcement() {
+        return Enforcement.PRIORITY_GREEDY;
+    }
+
+    /** Order enforcers of SCHEDULERS.md §0.3; ignored for rate-based schedulers. */
+    enum Enforcement {
+        /** E1: coflows in order, flows by id, each flow takes the residual minimum of its resources. */
+        PRIORITY_GREEDY,
+        /** E2: per priority class, max-min over the class's flows on the residual capacity. */
+        PRIORITY_CLASS_MAX_MIN
+    }
+}

@@ -1,0 +1,83 @@
+package io.courier.scheduler.enforce;
+
+import io.courier.scheduler.CoflowScheduler.Enforcement;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.CoflowId;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Flow;
+import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.GreedyTopUp;
+import io.courier.scheduler.primitives.MaxMin;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns an order-based decision into per-flow rates with the enforcers of SCHEDULERS.md §0.3.
+ * Both are work-conserving and order-preserving. Active coflows that the order leaves out are served
+ * after the ordered ones, in (arrival, id) order, so that a partial order never starves anything silently.
+ */
+public final class OrderEnforcer {
+    private OrderEnforcer() {
+    }
+
+    /**
+     * Rates indexed like {@code state.flows()} (finished flows get 0). For a rate-based decision the
+     * decision's own rates are returned.
+     */
+    public static double[] rates(ClusterState state, Decision decision, Enforcement enforcement) {
+        double[] rate = new double[state.flowCount()];
+        if (decision.type() == SchedulerType.RATE_BASED) {
+            for (int i = 0; i < rate.length; i++) {
+                rate[i] = state.flow(i).finished() ? 0.0 : decision.rateOf(state.flow(i).id());
+            }
+            return rate;
+        }
+        double[] residual = state.residualCapacities(false);
+        if (enforcement == Enforcement.PRIORITY_GREEDY) {
+            for (int c : coflowsInOrder(state, decision)) {
+                GreedyTopUp.apply(state, state.flowsOf(c), residual, rate);
+            }
+        } else {
+            // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
+            TreeMap<Integer, List<Integer>> classes = new TreeMap<>();
+            for (int f = 0; f < state.flowCount(); f++) {
+                Flow fl = state.flow(f);
+                if (fl.finished()) {
+                    continue;
+                }
+                Integer k = decision.priorities().get(fl.id());
+                classes.computeIfAbsent(k == null ? Integer.MAX_VALUE : k, x -> new ArrayList<>()).add(f);
+            }
+            for (List<Integer> members : classes.values()) {
+                int[] fs = new int[members.size()];
+                for (int k = 0; k < fs.length; k++) {
+                    fs[k] = members.get(k);
+                }
+                MaxMin.fill(state, fs, residual, null, rate);
+            }
+        }
+        return rate;
+    }
+
+    /** Coflow indices in decision order, then the active coflows the order does not mention. */
+    static int[] coflowsInOrder(ClusterState state, Decision decision) {
+        int[] out = new int[state.coflowCount()];
+        Set<Integer> seen = new HashSet<>();
+        int n = 0;
+        for (CoflowId id : decision.coflowOrder()) {
+            int c = state.indexOf(id);
+            if (c >= 0 && seen.add(c)) {
+                out[n++] = c;
+            }
+        }
+        for (int c = 0; c < state.coflowCount(); c++) {
+            if (!seen.contains(c)) {
+                out[n++] = c;
+            }
+        }
+        return out;
+    }
+}

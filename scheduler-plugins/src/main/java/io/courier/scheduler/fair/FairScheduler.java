@@ -1,0 +1,98 @@
+package io.courier.scheduler.fair;
+
+import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Info;
+import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.MaxMin;
+import io.courier.scheduler.registry.ParameterSpec;
+import io.courier.scheduler.registry.SchedulerFactory;
+import io.courier.scheduler.registry.SchedulerParameters;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Fair (SCHEDULERS.md §1): per-flow max-min fair sharing, the "no coflow scheduler" baseline that
+ * emulates TCP. The {@code coflowsim} variant reproduces CoflowSim's one-shot, not work-conserving
+ * {@code fairShare}: each flow gets the smaller of its two ports' equal shares.
+ */
+public final class FairScheduler implements CoflowScheduler {
+    /** Registry name. */
+    public static final String NAME = "fair";
+
+    private final boolean coflowSimCompatible;
+
+    public FairScheduler(boolean coflowSimCompatible) {
+        this.coflowSimCompatible = coflowSimCompatible;
+    }
+
+    public static SchedulerFactory factory() {
+        return new SchedulerFactory() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public String description() {
+                return "per-flow max-min fair sharing (TCP-like), no coflow awareness";
+            }
+
+            @Override
+            public List<ParameterSpec> parameters() {
+                return Collections.singletonList(ParameterSpec.bool("coflowsim", false,
+                        "[code] CoflowSim's FlowSimulator.fairShare: min of cap/n over the two ports, not work-conserving"));
+            }
+
+            @Override
+            public CoflowScheduler create(SchedulerParameters p) {
+                return new FairScheduler(p.getBoolean("coflowsim"));
+            }
+        };
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SchedulerType type() {
+        return SchedulerType.RATE_BASED;
+    }
+
+    @Override
+    public Set<Info> needs() {
+        return EnumSet.noneOf(Info.class);
+    }
+
+    @Override
+    public Decision schedule(ClusterState state) {
+        double[] rate = new double[state.flowCount()];
+        int[] active = state.unfinishedFlows();
+        double[] residual = state.residualCapacities(false);
+        if (coflowSimCompatible) {
+            int[] n = new int[residual.length];
+            for (int f : active) {
+                n[state.network().up(state.flow(f).src())]++;
+                n[state.network().down(state.flow(f).dst())]++;
+            }
+            for (int f : active) {
+                int up = state.network().up(state.flow(f).src());
+                int down = state.network().down(state.flow(f).dst());
+                rate[f] = Math.min(residual[up] / n[up], residual[down] / n[down]);
+            }
+        } else {
+            MaxMin.fill(state, active, residual, null, rate);
+        }
+        return Decision.ofRates(state, rate);
+    }
+
+    @Override
+    public double nextWakeup(ClusterState state, Decision decision) {
+        return Double.POSITIVE_INFINITY; // the allocation depends only on which flows are active
+    }
+}

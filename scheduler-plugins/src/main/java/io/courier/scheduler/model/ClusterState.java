@@ -1,0 +1,347 @@
+package io.courier.scheduler.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * An immutable snapshot handed to a scheduler (SCHEDULERS.md §0.2): the time, the network, the active
+ * coflows and all their flows (finished flows stay, so their bytes still count for LAS-style schedulers).
+ *
+ * <p>Flows and coflows get dense indices: coflows are ordered by (arrival, id) — the global tie rule —
+ * and flows keep the order they were added in. Schedulers work on these indices with arrays, which is
+ * what keeps one decision over tens of thousands of flows within a 10 ms epoch.
+ */
+public final class ClusterState {
+    private final double now;
+    private final Network network;
+    private final List<Coflow> coflows;
+    private final List<Flow> flows;
+    private final double[] linkEstimate;
+    private final boolean sizesVisible;
+    // Derived indexes, shared between a state and its size-hiding view.
+    private final Map<CoflowId, Integer> coflowIndex;
+    private final Map<FlowId, Integer> flowIndex;
+    private final int[] coflowOfFlow;
+    private final int[][] flowsOfCoflow;
+    private final int[][] resources;
+
+    private ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
+            double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
+            Map<FlowId, Integer> flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources) {
+        this.now = now;
+        this.network = network;
+        this.coflows = coflows;
+        this.flows = flows;
+        this.linkEstimate = linkEstimate;
+        this.sizesVisible = sizesVisible;
+        this.coflowIndex = coflowIndex;
+        this.flowIndex = flowIndex;
+        this.coflowOfFlow = coflowOfFlow;
+        this.flowsOfCoflow = flowsOfCoflow;
+        this.resources = resources;
+    }
+
+    public static Builder builder(Network network) {
+        return new Builder(network);
+    }
+
+    public double now() {
+        return now;
+    }
+
+    public Network network() {
+        return network;
+    }
+
+    /** Active coflows ordered by (arrival, id). */
+    public List<Coflow> coflows() {
+        return coflows;
+    }
+
+    public int coflowCount() {
+        return coflows.size();
+    }
+
+    public Coflow coflow(int coflowIndex) {
+        return coflows.get(coflowIndex);
+    }
+
+    /** Index of a coflow in {@link #coflows()}, or -1 when it is not active. */
+    public int indexOf(CoflowId id) {
+        Integer i = coflowIndex.get(id);
+        return i == null ? -1 : i;
+    }
+
+    /** Index of a flow in {@link #flows()}, or -1 when it is not part of this state. */
+    public int indexOf(FlowId id) {
+        Integer i = flowIndex.get(id);
+        return i == null ? -1 : i;
+    }
+
+    public List<Flow> flows() {
+        return flows;
+    }
+
+    public int flowCount() {
+        return flows.size();
+    }
+
+    public Flow flow(int flowIndex) {
+        return flows.get(flowIndex);
+    }
+
+    /** The coflow index of a flow. */
+    public int coflowOf(int flowIndex) {
+        return coflowOfFlow[flowIndex];
+    }
+
+    /** Flow indices of a coflow (finished ones included) in ascending flow-id order. Do not modify. */
+    public int[] flowsOf(int coflowIndex) {
+        return flowsOfCoflow[coflowIndex];
+    }
+
+    /** Resource indices used by a flow: up(src), down(dst), then its extra links. Do not modify. */
+    public int[] resourcesOf(int flowIndex) {
+        return resources[flowIndex];
+    }
+
+    public boolean sizesVisible() {
+        return sizesVisible;
+    }
+
+    /** Available-bandwidth estimate {@code B(l)} of an extra link; its capacity unless estimated. */
+    public double linkEstimate(int link) {
+        return linkEstimate[link];
+    }
+
+    /**
+     * The capacities a scheduler plans against: port capacities, and for extra links the estimate
+     * {@code B(l)} when {@code useLinkEstimates}, else the physical capacity. A fresh array.
+     */
+    public double[] residualCapacities(boolean useLinkEstimates) {
+        double[] r = network.capacities();
+        if (useLinkEstimates) {
+            for (int l = 0; l < linkEstimate.length; l++) {
+                r[network.link(l)] = linkEstimate[l];
+            }
+        }
+        return r;
+    }
+
+    /** Flow indices of the unfinished flows of a coflow, ascending flow id. */
+    public int[] unfinishedFlowsOf(int coflowIndex) {
+        int[] all = flowsOfCoflow[coflowIndex];
+        int n = 0;
+        for (int f : all) {
+            if (!flows.get(f).finished()) {
+                n++;
+            }
+        }
+        if (n == all.length) {
+            return all.clone();
+        }
+        int[] out = new int[n];
+        int k = 0;
+        for (int f : all) {
+            if (!flows.get(f).finished()) {
+                out[k++] = f;
+            }
+        }
+        return out;
+    }
+
+    /** Indices of every unfinished flow, in flow order. */
+    public int[] unfinishedFlows() {
+        int n = 0;
+        for (Flow f : flows) {
+            if (!f.finished()) {
+                n++;
+            }
+        }
+        int[] out = new int[n];
+        int k = 0;
+        for (int i = 0; i < flows.size(); i++) {
+            if (!flows.get(i).finished()) {
+                out[k++] = i;
+            }
+        }
+        return out;
+    }
+
+    /** Bytes sent by all flows of a coflow, finished ones included (attained service). */
+    public double sentBy(int coflowIndex) {
+        double s = 0;
+        for (int f : flowsOfCoflow[coflowIndex]) {
+            s += flows.get(f).sent();
+        }
+        return s;
+    }
+
+    /**
+     * The view a scheduler with these needs is allowed to see: without {@link Info#SIZES}, every flow's
+     * size and remaining bytes throw {@link HiddenInformationException}.
+     */
+    public ClusterState viewFor(Set<Info> needs) {
+        return needs.contains(Info.SIZES) ? this : withSizesHidden();
+    }
+
+    public ClusterState withSizesHidden() {
+        if (!sizesVisible) {
+            return this;
+        }
+        List<Flow> hidden = new ArrayList<>(flows.size());
+        for (Flow f : flows) {
+            hidden.add(f.withSizeHidden());
+        }
+        return new ClusterState(now, network, coflows, Collections.unmodifiableList(hidden), linkEstimate, false,
+                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources);
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterState(now=" + now + ", coflows=" + coflows.size() + ", flows=" + flows.size() + ")";
+    }
+
+    /**
+     * Collects coflows and flows and validates them as a whole: unknown coflows, hosts or links,
+     * duplicate ids and non-finite values are rejected with a message that names the offender.
+     */
+    public static final class Builder {
+        private final Network network;
+        private double now;
+        private final List<Coflow> coflows = new ArrayList<>();
+        private final List<Flow> flows = new ArrayList<>();
+        private final double[] linkEstimate;
+
+        private Builder(Network network) {
+            if (network == null) {
+                throw new IllegalArgumentException("network must not be null");
+            }
+            this.network = network;
+            this.linkEstimate = new double[network.linkCount()];
+            for (int l = 0; l < linkEstimate.length; l++) {
+                linkEstimate[l] = network.capacity(network.link(l));
+            }
+        }
+
+        public Builder now(double time) {
+            if (!Double.isFinite(time)) {
+                throw new IllegalArgumentException("now must be finite, got " + time);
+            }
+            this.now = time;
+            return this;
+        }
+
+        public Builder coflow(Coflow c) {
+            coflows.add(c);
+            return this;
+        }
+
+        public Builder coflows(Iterable<Coflow> cs) {
+            for (Coflow c : cs) {
+                coflow(c);
+            }
+            return this;
+        }
+
+        public Builder flow(Flow f) {
+            flows.add(f);
+            return this;
+        }
+
+        public Builder flows(Iterable<Flow> fs) {
+            for (Flow f : fs) {
+                flow(f);
+            }
+            return this;
+        }
+
+        public Builder linkEstimate(int link, double bytesPerSecond) {
+            if (link < 0 || link >= linkEstimate.length) {
+                throw new IllegalArgumentException("link index " + link + " out of range [0, "
+                        + linkEstimate.length + ")");
+            }
+            if (!Double.isFinite(bytesPerSecond) || bytesPerSecond < 0) {
+                throw new IllegalArgumentException("estimate of " + network.resourceName(network.link(link))
+                        + " must be finite and >= 0, got " + bytesPerSecond);
+            }
+            linkEstimate[link] = bytesPerSecond;
+            return this;
+        }
+
+        public ClusterState build() {
+            List<Coflow> sorted = new ArrayList<>(coflows);
+            sorted.sort(Comparator.comparingDouble(Coflow::arrival).thenComparing(Coflow::id));
+            Map<CoflowId, Integer> cIndex = new HashMap<>(sorted.size() * 2);
+            for (int i = 0; i < sorted.size(); i++) {
+                if (cIndex.put(sorted.get(i).id(), i) != null) {
+                    throw new IllegalArgumentException("duplicate coflow id " + sorted.get(i).id());
+                }
+            }
+            int hosts = network.hostCount();
+            Map<FlowId, Integer> fIndex = new HashMap<>(flows.size() * 2);
+            int[] coflowOf = new int[flows.size()];
+            int[] perCoflow = new int[sorted.size()];
+            int[][] res = new int[flows.size()][];
+            for (int i = 0; i < flows.size(); i++) {
+                Flow f = flows.get(i);
+                Integer c = cIndex.get(f.coflow());
+                if (c == null) {
+                    throw new IllegalArgumentException(f.id() + " belongs to unknown coflow " + f.coflow());
+                }
+                if (fIndex.put(f.id(), i) != null) {
+                    throw new IllegalArgumentException("duplicate flow id " + f.id() + " in " + f.coflow());
+                }
+                if (f.src() >= hosts || f.dst() >= hosts) {
+                    throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): host " + f.src() + "->"
+                            + f.dst() + " outside the network's " + hosts + " hosts");
+                }
+                int[] r = new int[2 + f.pathLength()];
+                r[0] = network.up(f.src());
+                r[1] = network.down(f.dst());
+                for (int k = 0; k < f.pathLength(); k++) {
+                    int l = f.pathLink(k);
+                    if (l >= network.linkCount()) {
+                        throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): link " + l
+                                + " outside the network's " + network.linkCount() + " links");
+                    }
+                    r[2 + k] = network.link(l);
+                }
+                res[i] = r;
+                coflowOf[i] = c;
+                perCoflow[c]++;
+            }
+            int[][] byCoflow = new int[sorted.size()][];
+            for (int c = 0; c < byCoflow.length; c++) {
+                byCoflow[c] = new int[perCoflow[c]];
+                perCoflow[c] = 0;
+            }
+            for (int i = 0; i < flows.size(); i++) {
+                byCoflow[coflowOf[i]][perCoflow[coflowOf[i]]++] = i;
+            }
+            List<Flow> fl = Collections.unmodifiableList(new ArrayList<>(flows));
+            for (int[] members : byCoflow) {
+                sortByFlowId(members, fl);
+            }
+            return new ClusterState(now, network, Collections.unmodifiableList(sorted), fl, linkEstimate.clone(),
+                    true, cIndex, fIndex, coflowOf, byCoflow, res);
+        }
+
+        private static void sortByFlowId(int[] members, List<Flow> fl) {
+            Integer[] boxed = new Integer[members.length];
+            for (int k = 0; k < members.length; k++) {
+                boxed[k] = members[k];
+            }
+            Arrays.sort(boxed, (a, b) -> fl.get(a).id().compareTo(fl.get(b).id()));
+            for (int k = 0; k < members.length; k++) {
+                members[k] = boxed[k];
+            }
+        }
+    }
+}
