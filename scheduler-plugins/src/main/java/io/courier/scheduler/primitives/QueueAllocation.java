@@ -1,0 +1,153 @@
+package io.courier.scheduler.primitives;
+
+import io.courier.scheduler.model.ClusterState;
+import java.util.Arrays;
+
+/**
+ * The allocation step shared by the least-attained-service schedulers (Aalo's D-CLAS, SCHEDULERS.md §4,
+ * and step 1 of Fai, §6): coflows sit in queues {@code 0..K-1}; queues are served in order, and inside a
+ * queue coflows are served FIFO by arrival, where coflows with an <em>equal</em> arrival time form one
+ * tie group whose flows share jointly (spec §15.2, needed to reproduce the Fai Fig. 1 example).
+ *
+ * <p>Two inter-queue policies: strict priority (the default of CoflowSim and the Aalo prototype), and
+ * work-conserving weighted fair queueing with per-queue weights (Fai Alg. 1), where on every resource a
+ * queue is entitled to {@code cap · w_q / W_p}, {@code W_p} being the weight sum of the queues that have an
+ * unfinished flow on that resource.
+ */
+public final class QueueAllocation {
+    private QueueAllocation() {
+    }
+
+    /** How a tie group shares what its queue may use. */
+    public enum GroupSharing {
+        /** Exact max-min (P1) among the group's flows: Aalo's "f.rate ← max-min fair share". */
+        MAX_MIN,
+        /** CoflowSim's and the Aalo prototype's one-shot equal share (P5); leaves slack. */
+        ONE_SHOT
+    }
+
+    /**
+     * Strict priority across queues. Adds to {@code rate} and subtracts from {@code residual}.
+     *
+     * @param queueOf queue of each coflow, indexed like {@code state.coflows()}
+     */
+    public static void strict(ClusterState state, int[] queueOf, int queues, GroupSharing sharing,
+            double[] residual, double[] rate) {
+        for (int q = 0; q < queues; q++) {
+            for (int[] group : groups(state, queueOf, q)) {
+                share(state, group, residual, rate, sharing);
+            }
+        }
+    }
+
+    /**
+     * Weighted fair queueing across queues (Fai Alg. 1, step 1, spec §6). Adds to {@code rate} and
+     * subtracts from {@code residual}.
+     *
+     * @param weight weight of each queue ({@code > 0}), indexed by queue
+     */
+    public static void weighted(ClusterState state, int[] queueOf, double[] weight, GroupSharing sharing,
+            double[] residual, double[] rate) {
+        int queues = weight.length;
+        int nRes = residual.length;
+        // W_p: weight sum of the queues with an unfinished flow on p.
+        boolean[][] activeOn = new boolean[queues][nRes];
+        double[] weightSum = new double[nRes];
+        for (int f = 0; f < state.flowCount(); f++) {
+            if (state.flow(f).finished()) {
+                continue;
+            }
+            int q = queueOf[state.coflowOf(f)];
+            for (int p : state.resourcesOf(f)) {
+                if (!activeOn[q][p]) {
+                    activeOn[q][p] = true;
+                    weightSum[p] += weight[q];
+                }
+            }
+        }
+        // Entitlements come from the capacity the allocation starts with, not from what earlier queues left.
+        double[] initial = residual.clone();
+        double[] queueShare = new double[nRes];
+        double[] limited = new double[nRes];
+        for (int q = 0; q < queues; q++) {
+            for (int p = 0; p < nRes; p++) {
+                queueShare[p] = weightSum[p] > 0 ? initial[p] * weight[q] / weightSum[p] : 0.0;
+            }
+            for (int[] group : groups(state, queueOf, q)) {
+                for (int p = 0; p < nRes; p++) {
+                    limited[p] = Math.min(queueShare[p], residual[p]);
+                }
+                double[] before = limited.clone();
+                share(state, group, limited, rate, sharing);
+                for (int p = 0; p < nRes; p++) {
+                    double used = before[p] - limited[p];
+                    if (used > 0) {
+                        queueShare[p] = Math.max(0.0, queueShare[p] - used);
+                        residual[p] = Math.max(0.0, residual[p] - used);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void share(ClusterState state, int[] coflowsOfGroup, double[] residual, double[] rate,
+            GroupSharing sharing) {
+        int n = 0;
+        for (int c : coflowsOfGroup) {
+            n += state.unfinishedFlowsOf(c).length;
+        }
+        int[] flows = new int[n];
+        int k = 0;
+        for (int c : coflowsOfGroup) {
+            for (int f : state.unfinishedFlowsOf(c)) {
+                flows[k++] = f;
+            }
+        }
+        if (sharing == GroupSharing.MAX_MIN) {
+            MaxMin.fill(state, flows, residual, null, rate);
+        } else {
+            OneShotFairShare.apply(state, flows, residual, rate);
+        }
+    }
+
+    /**
+     * The tie groups of queue {@code q} in FIFO order: runs of coflows with an equal arrival time
+     * (coflow indices are already ordered by (arrival, id)).
+     */
+    static int[][] groups(ClusterState state, int[] queueOf, int q) {
+        int n = 0;
+        for (int c = 0; c < queueOf.length; c++) {
+            if (queueOf[c] == q) {
+                n++;
+            }
+        }
+        int[] members = new int[n];
+        int k = 0;
+        for (int c = 0; c < queueOf.length; c++) {
+            if (queueOf[c] == q) {
+                members[k++] = c;
+            }
+        }
+        int groups = 0;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || state.coflow(members[i]).arrival() != state.coflow(members[i - 1]).arrival()) {
+                groups++;
+            }
+        }
+        int[][] out = new int[groups][];
+        int g = -1;
+        int start = 0;
+        for (int i = 0; i <= n; i++) {
+            boolean boundary = i == n || i == 0
+                    || state.coflow(members[i]).arrival() != state.coflow(members[i - 1]).arrival();
+            if (boundary && i > 0) {
+                out[g] = Arrays.copyOfRange(members, start, i);
+            }
+            if (boundary && i < n) {
+                g++;
+                start = i;
+            }
+        }
+        return out;
+    }
+}
