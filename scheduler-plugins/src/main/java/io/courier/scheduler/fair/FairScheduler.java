@@ -8,10 +8,8 @@ import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.MaxMin;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -30,28 +28,10 @@ public final class FairScheduler implements CoflowScheduler {
     }
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "per-flow max-min fair sharing (TCP-like), no coflow awareness";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Collections.singletonList(ParameterSpec.bool("coflowsim", false,
-                        "[code] CoflowSim's FlowSimulator.fairShare: min of cap/n over the two ports, not work-conserving"));
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                return new FairScheduler(p.getBoolean("coflowsim"));
-            }
-        };
+        return SchedulerFactory.of(NAME, "per-flow max-min fair sharing (TCP-like), no coflow awareness",
+                Collections.singletonList(ParameterSpec.bool("coflowsim", false,
+                        "[code] CoflowSim's FlowSimulator.fairShare: min of cap/n over the two ports, not work-conserving")),
+                p -> new FairScheduler(p.getBoolean("coflowsim")));
     }
 
     @Override

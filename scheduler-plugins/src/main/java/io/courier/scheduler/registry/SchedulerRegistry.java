@@ -1,6 +1,11 @@
 package io.courier.scheduler.registry;
 
 import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.aalo.AaloScheduler;
+import io.courier.scheduler.fair.FairScheduler;
+import io.courier.scheduler.fifo.FifoScheduler;
+import io.courier.scheduler.sincronia.SincroniaScheduler;
+import io.courier.scheduler.varys.VarysScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -28,7 +33,11 @@ public final class SchedulerRegistry {
     /** Every built-in scheduler. */
     public static SchedulerRegistry standard() {
         return new SchedulerRegistry(Arrays.<SchedulerFactory>asList(
-                io.courier.scheduler.fair.FairScheduler.factory()
+                FairScheduler.factory(),
+                FifoScheduler.factory(),
+                VarysScheduler.factory(),
+                AaloScheduler.factory(),
+                SincroniaScheduler.factory()
         ));
     }
 

@@ -1,0 +1,125 @@
+package io.courier.scheduler.aalo;
+
+import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Info;
+import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.LasQueues;
+import io.courier.scheduler.primitives.QueueAllocation;
+import io.courier.scheduler.primitives.QueueAllocation.GroupSharing;
+import io.courier.scheduler.registry.ParameterSpec;
+import io.courier.scheduler.registry.SchedulerFactory;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Aalo's D-CLAS, discretized coflow-aware least-attained service (SCHEDULERS.md §4). Non-clairvoyant: a
+ * coflow's queue follows from the bytes all its flows have sent; queues are served in strict priority
+ * (or weighted, {@code w_q = K − q}); inside a queue, FIFO by arrival, coflows with equal arrival sharing
+ * jointly by max-min (or CoflowSim's one-shot share).
+ *
+ * <p>It keeps no state across calls: the queues are derived from {@code sent} every time, so a driver
+ * may call it at any instant. It asks to be woken at the next epoch or at the exact instant a coflow's
+ * attained service crosses its queue's upper threshold, whichever comes first.
+ */
+public final class AaloScheduler implements CoflowScheduler {
+    /** Registry name. */
+    public static final String NAME = "aalo";
+
+    private final LasQueues queues;
+    private final boolean weighted;
+    private final GroupSharing sharing;
+    private final double epoch;
+
+    public AaloScheduler(LasQueues queues, boolean weighted, GroupSharing sharing, double epoch) {
+        if (!(epoch > 0)) {
+            throw new IllegalArgumentException("aalo: epoch must be > 0 seconds, got " + epoch);
+        }
+        this.queues = queues;
+        this.weighted = weighted;
+        this.sharing = sharing;
+        this.epoch = epoch;
+    }
+
+    public static SchedulerFactory factory() {
+        return SchedulerFactory.of(NAME, "D-CLAS least-attained-service queues (non-clairvoyant)", Arrays.asList(
+                ParameterSpec.integer("queues", 10, 1, 64, "[code] K, number of queues (CoflowSim NUM_JOB_QUEUES)"),
+                ParameterSpec.real("multiplier", 10.0, 1.0, true, "[code] E, queue threshold multiplier (JOB_SIZE_MULT)"),
+                ParameterSpec.positive("firstThreshold", 10.0 * 1048576,
+                        "[code] Q1, upper threshold of queue 0 in bytes (INIT_QUEUE_LIMIT = 10 MiB)"),
+                ParameterSpec.choice("interQueue", "strict",
+                        "[code] strict priority across queues; weighted = WFQ with w_q = K - q [proposed]",
+                        "strict", "weighted"),
+                ParameterSpec.bool("coflowsim", false,
+                        "[code] share inside a tie group with CoflowSim's one-shot fair share instead of exact max-min"),
+                ParameterSpec.positive("epoch", 0.01, "[paper] Δ in seconds between re-evaluations (Fai: O(10) ms)")),
+                p -> new AaloScheduler(
+                        new LasQueues(p.getInt("queues"), p.getDouble("multiplier"), p.getDouble("firstThreshold")),
+                        "weighted".equals(p.getChoice("interQueue")),
+                        p.getBoolean("coflowsim") ? GroupSharing.ONE_SHOT : GroupSharing.MAX_MIN,
+                        p.getDouble("epoch")));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SchedulerType type() {
+        return SchedulerType.RATE_BASED;
+    }
+
+    @Override
+    public Set<Info> needs() {
+        return EnumSet.noneOf(Info.class);
+    }
+
+    @Override
+    public Decision schedule(ClusterState state) {
+        int[] queueOf = queueOf(state);
+        double[] rate = new double[state.flowCount()];
+        double[] residual = state.residualCapacities(false);
+        if (weighted) {
+            double[] w = new double[queues.queues()];
+            for (int q = 0; q < w.length; q++) {
+                w[q] = w.length - q;
+            }
+            QueueAllocation.weighted(state, queueOf, w, sharing, residual, rate);
+        } else {
+            QueueAllocation.strict(state, queueOf, queues.queues(), sharing, residual, rate);
+        }
+        return Decision.ofRates(state, rate);
+    }
+
+    /** The queue of every active coflow, indexed like {@code state.coflows()}. */
+    public int[] queueOf(ClusterState state) {
+        int[] q = new int[state.coflowCount()];
+        for (int c = 0; c < q.length; c++) {
+            q[c] = queues.queueOf(state.sentBy(c));
+        }
+        return q;
+    }
+
+    @Override
+    public double nextWakeup(ClusterState state, Decision decision) {
+        double next = state.now() + epoch;
+        for (int c = 0; c < state.coflowCount(); c++) {
+            double sent = state.sentBy(c);
+            double threshold = queues.upperThreshold(queues.queueOf(sent));
+            if (Double.isInfinite(threshold)) {
+                continue;
+            }
+            double rate = 0;
+            for (int f : state.unfinishedFlowsOf(c)) {
+                rate += decision.rateOf(state.flow(f).id());
+            }
+            if (rate > 0) {
+                next = Math.min(next, state.now() + (threshold - sent) / rate);
+            }
+        }
+        return next;
+    }
+}
