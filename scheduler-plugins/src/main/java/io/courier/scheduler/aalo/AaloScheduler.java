@@ -96,30 +96,11 @@ public final class AaloScheduler implements CoflowScheduler {
 
     /** The queue of every active coflow, indexed like {@code state.coflows()}. */
     public int[] queueOf(ClusterState state) {
-        int[] q = new int[state.coflowCount()];
-        for (int c = 0; c < q.length; c++) {
-            q[c] = queues.queueOf(state.sentBy(c));
-        }
-        return q;
+        return queues.queuesOf(state);
     }
 
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
-        double next = state.now() + epoch;
-        for (int c = 0; c < state.coflowCount(); c++) {
-            double sent = state.sentBy(c);
-            double threshold = queues.upperThreshold(queues.queueOf(sent));
-            if (Double.isInfinite(threshold)) {
-                continue;
-            }
-            double rate = 0;
-            for (int f : state.unfinishedFlowsOf(c)) {
-                rate += decision.rateOf(state.flow(f).id());
-            }
-            if (rate > 0) {
-                next = Math.min(next, state.now() + (threshold - sent) / rate);
-            }
-        }
-        return next;
+        return Math.min(state.now() + epoch, queues.nextCrossing(state, decision));
     }
 }

@@ -1,11 +1,22 @@
 package io.courier.scheduler.primitives;
 
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Decision;
+
 /**
  * P7 of SCHEDULERS.md §0.5: the least-attained-service queue of a coflow that has sent {@code s}
  * bytes, with {@code K} queues whose thresholds are {@code Q1·E^j}. Demotion happens at {@code s >=}
  * threshold (CoflowSim uses {@code >}; the spec's choice reproduces the Fai Fig. 1 example).
+ *
+ * <p>A coflow counts as having reached a threshold {@code T} once it has sent {@code T} minus a relative
+ * 1e-9 of {@code T}: drivers advance {@code sent} in floating point, so a crossing they were asked to wake
+ * up for lands a few ulps either side of {@code T}, and without the slack the coflow would stay a whole
+ * extra epoch in its old queue. The slack is far above rounding error and far below one byte at real
+ * thresholds (0.01 B at 10 MiB).
  */
 public final class LasQueues {
+    private static final double THRESHOLD_SLACK = 1e-9;
+
     private final int queues;
     private final double multiplier;
     private final double firstThreshold;
@@ -29,11 +40,12 @@ public final class LasQueues {
         return queues;
     }
 
-    /** {@code q(s) = |{ j in 0..K-2 : Q1·E^j <= s }|}. */
+    /** {@code q(s) = |{ j in 0..K-2 : Q1·E^j <= s }|} (with the rounding slack described above). */
     public int queueOf(double sent) {
         int q = 0;
         double threshold = firstThreshold;
-        while (q < queues - 1 && sent >= threshold) {
+        double s = sent + THRESHOLD_SLACK * Math.max(1.0, sent);
+        while (q < queues - 1 && s >= threshold) {
             q++;
             threshold *= multiplier;
         }
@@ -46,5 +58,39 @@ public final class LasQueues {
             return Double.POSITIVE_INFINITY;
         }
         return firstThreshold * Math.pow(multiplier, q);
+    }
+
+    /** The queue of every active coflow from the bytes all its flows sent, indexed like {@code state.coflows()}. */
+    public int[] queuesOf(ClusterState state) {
+        int[] q = new int[state.coflowCount()];
+        for (int c = 0; c < q.length; c++) {
+            q[c] = queueOf(state.sentBy(c));
+        }
+        return q;
+    }
+
+    /**
+     * The earliest instant at which a coflow, sending at the decided rates, reaches its queue's upper
+     * threshold ({@code +∞} if none will): {@code min_C now + (Q_hi(q_C) − s_C) / Σ_f r_f} (spec §4). It aims
+     * at the threshold itself, not at the slack, so the crossing is seen despite rounding.
+     */
+    public double nextCrossing(ClusterState state, Decision decision) {
+        double wake = Double.POSITIVE_INFINITY;
+        double eps = state.network().rateEpsilon();
+        for (int c = 0; c < state.coflowCount(); c++) {
+            double sent = state.sentBy(c);
+            double threshold = upperThreshold(queueOf(sent));
+            if (Double.isInfinite(threshold)) {
+                continue;
+            }
+            double rate = 0;
+            for (int f : state.unfinishedFlowsOf(c)) {
+                rate += decision.rateOf(state.flow(f).id());
+            }
+            if (rate > eps) {
+                wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / rate);
+            }
+        }
+        return wake;
     }
 }

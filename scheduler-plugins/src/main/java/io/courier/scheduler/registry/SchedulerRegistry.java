@@ -2,6 +2,7 @@ package io.courier.scheduler.registry;
 
 import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.aalo.AaloScheduler;
+import io.courier.scheduler.fai.FaiScheduler;
 import io.courier.scheduler.fair.FairScheduler;
 import io.courier.scheduler.fifo.FifoScheduler;
 import io.courier.scheduler.sincronia.SincroniaScheduler;
@@ -37,7 +38,8 @@ public final class SchedulerRegistry {
                 FifoScheduler.factory(),
                 VarysScheduler.factory(),
                 AaloScheduler.factory(),
-                SincroniaScheduler.factory()
+                SincroniaScheduler.factory(),
+                FaiScheduler.factory()
         ));
     }
 

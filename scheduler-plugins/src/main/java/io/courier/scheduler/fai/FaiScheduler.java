@@ -1,0 +1,211 @@
+package io.courier.scheduler.fai;
+
+import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Info;
+import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.LasQueues;
+import io.courier.scheduler.primitives.QueueAllocation;
+import io.courier.scheduler.registry.ParameterSpec;
+import io.courier.scheduler.registry.SchedulerFactory;
+import io.courier.scheduler.registry.SchedulerParameters;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Fai (SCHEDULERS.md §6, seed 001): non-clairvoyant, bottleneck-aware LAS. Every decision runs three steps:
+ * <ol>
+ *   <li>the LAS queue allocation of Aalo (§4 lines 1–5, strict priority) or Fai's weighted variant
+ *       (Alg. 1, {@code w_q = K − q}), queues from the bytes each coflow has sent (P7);</li>
+ *   <li>{@link Mbab}: in a coflow whose least-progressed flow is also its slowest, cut every flow to that
+ *       rate and return the excess (Alg. 2);</li>
+ *   <li>{@link RemainingBandwidth}: give the freed bandwidth to coflows in strict priority order (Alg. 3).</li>
+ * </ol>
+ * It never reads flow sizes. It keeps no state between calls: queues are derived from bytes sent.
+ */
+public final class FaiScheduler implements CoflowScheduler {
+    /** Registry name. */
+    public static final String NAME = "fai";
+
+    /** How queues share a port in step 1. */
+    public enum InterQueue {
+        /** Strict priority across queues ([code] Fai's prototype modifies Aalo's strict-priority getSchedule). */
+        STRICT,
+        /** Work-conserving weighted fair queueing with {@code w_q = K − q} ([paper] Alg. 1; weights [proposed]). */
+        WEIGHTED
+    }
+
+    /** Which point of the three-step pipeline {@link #allocate} stops at (for tests of the intermediate rates). */
+    enum Stage { INITIAL, BOTTLENECK, REALLOCATED }
+
+    private final LasQueues queues;
+    private final InterQueue interQueue;
+    private final double epoch;
+    private final Mbab mbab;
+
+    /**
+     * @param queues number of LAS queues K ({@code >= 1})
+     * @param multiplier threshold multiplier E ({@code > 1})
+     * @param firstThreshold upper threshold of queue 0, Q1, in bytes ({@code > 0})
+     * @param epoch seconds between decisions when nothing else happens ({@code > 0}; +∞ = threshold
+     *        crossings, arrivals and completions only)
+     * @param bytesTolerance MBAB byte-equality tolerance, relative ({@code >= 0})
+     * @param bandwidthTolerance MBAB bandwidth-equality tolerance, relative to the largest capacity ({@code >= 0})
+     */
+    public FaiScheduler(int queues, double multiplier, double firstThreshold, InterQueue interQueue, double epoch,
+            double bytesTolerance, double bandwidthTolerance) {
+        if (interQueue == null) {
+            throw new IllegalArgumentException("fai: inter-queue policy must not be null");
+        }
+        if (!(epoch > 0)) {
+            throw new IllegalArgumentException("fai: epoch must be > 0 seconds, got " + epoch);
+        }
+        try {
+            this.queues = new LasQueues(queues, multiplier, firstThreshold);
+            this.mbab = new Mbab(bytesTolerance, bandwidthTolerance);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("fai: " + e.getMessage(), e);
+        }
+        this.interQueue = interQueue;
+        this.epoch = epoch;
+    }
+
+    public static SchedulerFactory factory() {
+        return new SchedulerFactory() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public String description() {
+                return "LAS queues + MBAB bottleneck detection + remaining-bandwidth reallocation (non-clairvoyant)";
+            }
+
+            @Override
+            public List<ParameterSpec> parameters() {
+                return Arrays.asList(
+                        ParameterSpec.integer("queues", 10, 1, 64,
+                                "[paper] number of LAS priority queues K (seed 001 §3.1: 10 queues)"),
+                        ParameterSpec.real("multiplier", 10.0, 1.0, true,
+                                "[paper] threshold multiplier E: Q_q^hi = Q1·E^q (seed 001 §3.1: Q_i = Q_1×10^i)"),
+                        ParameterSpec.positive("firstThreshold", 10485760.0,
+                                "[paper]/[resolved] upper threshold Q1 of queue 0 in bytes, 10 MiB, read 0-based"),
+                        ParameterSpec.choice("interQueue", "strict",
+                                "[code] strict priority across queues (Fai's prototype modifies Aalo's getSchedule); "
+                                        + "weighted = WFQ with w_q = K − q [proposed]",
+                                "strict", "weighted"),
+                        ParameterSpec.positive("epoch", 0.01,
+                                "[paper] decision interval Δ in seconds (seed 001 §4/§5.2: 10 ms)"),
+                        ParameterSpec.real("bytesTolerance", 1e-6, 0.0, false,
+                                "[proposed] MBAB byte equality: |a−b| <= tol·max(1,a) bytes"),
+                        ParameterSpec.real("bandwidthTolerance", 1e-12, 0.0, false,
+                                "[proposed] MBAB bandwidth equality: |a−b| <= tol·cap"));
+            }
+
+            @Override
+            public CoflowScheduler create(SchedulerParameters p) {
+                InterQueue mode = "weighted".equals(p.getChoice("interQueue")) ? InterQueue.WEIGHTED
+                        : InterQueue.STRICT;
+                return new FaiScheduler(p.getInt("queues"), p.getDouble("multiplier"), p.getDouble("firstThreshold"),
+                        mode, p.getDouble("epoch"), p.getDouble("bytesTolerance"), p.getDouble("bandwidthTolerance"));
+            }
+        };
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public SchedulerType type() {
+        return SchedulerType.RATE_BASED;
+    }
+
+    @Override
+    public Set<Info> needs() {
+        return EnumSet.noneOf(Info.class);
+    }
+
+    @Override
+    public Decision schedule(ClusterState state) {
+        return Decision.ofRates(state, allocate(state, Stage.REALLOCATED));
+    }
+
+    /**
+     * {@code min(now + Δ, earliest queue-threshold crossing at the decided rates)}, the formula of
+     * SCHEDULERS.md §4: a coflow changes queue only by sending, so between threshold crossings, arrivals and
+     * completions the epoch is what lets MBAB see the flows' progress again.
+     */
+    @Override
+    public double nextWakeup(ClusterState state, Decision decision) {
+        return Math.min(state.now() + epoch, queues.nextCrossing(state, decision));
+    }
+
+    /** The queue of a coflow that has sent {@code sent} bytes (P7). */
+    int queueOf(double sent) {
+        return queues.queueOf(sent);
+    }
+
+    /** Per-flow rates, indexed like {@code state.flows()}, after the given step. */
+    double[] allocate(ClusterState state, Stage upTo) {
+        int[] queueOf = queues.queuesOf(state);
+        double[] residual = state.residualCapacities(false);
+        double[] bw = new double[state.flowCount()];
+        if (interQueue == InterQueue.STRICT) {
+            QueueAllocation.strict(state, queueOf, queues.queues(), QueueAllocation.GroupSharing.MAX_MIN,
+                    residual, bw);
+        } else {
+            QueueAllocation.weighted(state, queueOf, weights(), QueueAllocation.GroupSharing.MAX_MIN, residual, bw);
+        }
+        if (upTo == Stage.INITIAL) {
+            return bw;
+        }
+        int[] order = priorityOrder(queueOf);
+        for (int c : order) {
+            mbab.equalize(state, c, bw, residual);
+        }
+        if (upTo == Stage.BOTTLENECK) {
+            return bw;
+        }
+        RemainingBandwidth step3 = new RemainingBandwidth(residual.length);
+        for (int c : order) {
+            step3.reallocate(state, c, bw, residual);
+        }
+        return bw;
+    }
+
+    private double[] weights() {
+        double[] w = new double[queues.queues()];
+        for (int q = 0; q < w.length; q++) {
+            w[q] = w.length - q;
+        }
+        return w;
+    }
+
+    /** Coflow indices by (queue, arrival, id): coflow indices already follow (arrival, id). */
+    private int[] priorityOrder(int[] queueOf) {
+        int k = queues.queues();
+        int[] start = new int[k + 1];
+        for (int q : queueOf) {
+            start[q + 1]++;
+        }
+        for (int q = 0; q < k; q++) {
+            start[q + 1] += start[q];
+        }
+        int[] order = new int[queueOf.length];
+        for (int c = 0; c < queueOf.length; c++) {
+            order[start[queueOf[c]]++] = c;
+        }
+        return order;
+    }
+
+    @Override
+    public String toString() {
+        return NAME + "(K=" + queues.queues() + ", " + interQueue.name().toLowerCase() + ", epoch=" + epoch + ")";
+    }
+}
