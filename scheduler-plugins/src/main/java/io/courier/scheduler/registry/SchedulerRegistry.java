@@ -28,7 +28,10 @@ public final class SchedulerRegistry {
     /** Every built-in scheduler. */
     public static SchedulerRegistry standard() {
         return new SchedulerRegistry(Arrays.<SchedulerFactory>asList(
-                io.courier.scheduler.fair.FairScheduler.factory()
+                io.courier.scheduler.fair.FairScheduler.factory(),
+                io.courier.scheduler.iaoa.IaoaScheduler.factory(),
+                io.courier.scheduler.iaoa.SimpleOfflineScheduler.factory(),
+                io.courier.scheduler.w2a.WeightedTwoApproxScheduler.factory()
         ));
     }
 
