@@ -5,8 +5,11 @@ import io.courier.scheduler.aalo.AaloScheduler;
 import io.courier.scheduler.fai.FaiScheduler;
 import io.courier.scheduler.fair.FairScheduler;
 import io.courier.scheduler.fifo.FifoScheduler;
+import io.courier.scheduler.iaoa.IaoaScheduler;
+import io.courier.scheduler.iaoa.SimpleOfflineScheduler;
 import io.courier.scheduler.sincronia.SincroniaScheduler;
 import io.courier.scheduler.varys.VarysScheduler;
+import io.courier.scheduler.w2a.WeightedTwoApproxScheduler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -39,7 +42,10 @@ public final class SchedulerRegistry {
                 VarysScheduler.factory(),
                 AaloScheduler.factory(),
                 SincroniaScheduler.factory(),
-                FaiScheduler.factory()
+                FaiScheduler.factory(),
+                IaoaScheduler.factory(),
+                SimpleOfflineScheduler.factory(),
+                WeightedTwoApproxScheduler.factory()
         ));
     }
 
