@@ -8,6 +8,7 @@ import io.courier.scheduler.fifo.FifoScheduler;
 import io.courier.scheduler.iaoa.IaoaScheduler;
 import io.courier.scheduler.iaoa.SimpleOfflineScheduler;
 import io.courier.scheduler.sincronia.SincroniaScheduler;
+import io.courier.scheduler.stream.StreamScheduler;
 import io.courier.scheduler.varys.VarysScheduler;
 import io.courier.scheduler.w2a.WeightedTwoApproxScheduler;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ public final class SchedulerRegistry {
                 AaloScheduler.factory(),
                 SincroniaScheduler.factory(),
                 FaiScheduler.factory(),
+                StreamScheduler.factory(),
                 IaoaScheduler.factory(),
                 SimpleOfflineScheduler.factory(),
                 WeightedTwoApproxScheduler.factory()
