@@ -28,7 +28,8 @@ public final class SchedulerRegistry {
     /** Every built-in scheduler. */
     public static SchedulerRegistry standard() {
         return new SchedulerRegistry(Arrays.<SchedulerFactory>asList(
-                io.courier.scheduler.fair.FairScheduler.factory()
+                io.courier.scheduler.fair.FairScheduler.factory(),
+                io.courier.scheduler.skipl.SkipLScheduler.factory()
         ));
     }
 
