@@ -8,6 +8,7 @@ import io.courier.scheduler.fifo.FifoScheduler;
 import io.courier.scheduler.iaoa.IaoaScheduler;
 import io.courier.scheduler.iaoa.SimpleOfflineScheduler;
 import io.courier.scheduler.sincronia.SincroniaScheduler;
+import io.courier.scheduler.skipl.SkipLScheduler;
 import io.courier.scheduler.stream.StreamScheduler;
 import io.courier.scheduler.varys.VarysScheduler;
 import io.courier.scheduler.w2a.WeightedTwoApproxScheduler;
@@ -45,6 +46,7 @@ public final class SchedulerRegistry {
                 SincroniaScheduler.factory(),
                 FaiScheduler.factory(),
                 StreamScheduler.factory(),
+                SkipLScheduler.factory(),
                 IaoaScheduler.factory(),
                 SimpleOfflineScheduler.factory(),
                 WeightedTwoApproxScheduler.factory()
