@@ -9,7 +9,6 @@ import io.courier.scheduler.primitives.LasQueues;
 import io.courier.scheduler.primitives.QueueAllocation;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -74,20 +73,8 @@ public final class FaiScheduler implements CoflowScheduler {
     }
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "LAS queues + MBAB bottleneck detection + remaining-bandwidth reallocation (non-clairvoyant)";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Arrays.asList(
+        return SchedulerFactory.of(NAME, "LAS queues + MBAB bottleneck detection + remaining-bandwidth reallocation (non-clairvoyant)",
+                Arrays.asList(
                         ParameterSpec.integer("queues", 10, 1, 64,
                                 "[paper] number of LAS priority queues K (seed 001 §3.1: 10 queues)"),
                         ParameterSpec.real("multiplier", 10.0, 1.0, true,
@@ -103,17 +90,13 @@ public final class FaiScheduler implements CoflowScheduler {
                         ParameterSpec.real("bytesTolerance", 1e-6, 0.0, false,
                                 "[proposed] MBAB byte equality: |a−b| <= tol·max(1,a) bytes"),
                         ParameterSpec.real("bandwidthTolerance", 1e-12, 0.0, false,
-                                "[proposed] MBAB bandwidth equality: |a−b| <= tol·cap"));
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                InterQueue mode = "weighted".equals(p.getChoice("interQueue")) ? InterQueue.WEIGHTED
-                        : InterQueue.STRICT;
-                return new FaiScheduler(p.getInt("queues"), p.getDouble("multiplier"), p.getDouble("firstThreshold"),
-                        mode, p.getDouble("epoch"), p.getDouble("bytesTolerance"), p.getDouble("bandwidthTolerance"));
-            }
-        };
+                                "[proposed] MBAB bandwidth equality: |a−b| <= tol·cap")),
+                p -> {
+                    InterQueue mode = "weighted".equals(p.getChoice("interQueue")) ? InterQueue.WEIGHTED
+                            : InterQueue.STRICT;
+                    return new FaiScheduler(p.getInt("queues"), p.getDouble("multiplier"), p.getDouble("firstThreshold"),
+                            mode, p.getDouble("epoch"), p.getDouble("bytesTolerance"), p.getDouble("bandwidthTolerance"));
+                });
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -46,29 +45,11 @@ public final class IaoaScheduler implements CoflowScheduler {
     }
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "IAOA: non-clairvoyant weighted ordering by bytes sent / weight, greedy per-coflow rates";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Collections.singletonList(ParameterSpec.positive("period", 0.05,
-                        "[paper] T in seconds: the order is recomputed when T has elapsed since the last ordering"
-                                + " (seed 004 §6: 50 ms), and at every coflow arrival or departure"));
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                return new IaoaScheduler(p.getDouble("period"));
-            }
-        };
+        return SchedulerFactory.of(NAME, "IAOA: non-clairvoyant weighted ordering by bytes sent / weight, greedy per-coflow rates",
+                Collections.singletonList(ParameterSpec.positive("period", 0.05,
+                "[paper] T in seconds: the order is recomputed when T has elapsed since the last ordering"
+                        + " (seed 004 §6: 50 ms), and at every coflow arrival or departure")),
+                p -> new IaoaScheduler(p.getDouble("period")));
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -28,27 +27,9 @@ public final class SimpleOfflineScheduler implements CoflowScheduler {
     public static final String NAME = "simple-offline";
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "seed 004 Alg. 2: clairvoyant weighted order by total length / weight, greedy per-coflow rates";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Collections.emptyList();
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                return new SimpleOfflineScheduler();
-            }
-        };
+        return SchedulerFactory.of(NAME, "seed 004 Alg. 2: clairvoyant weighted order by total length / weight, greedy per-coflow rates",
+                Collections.emptyList(),
+                p -> new SimpleOfflineScheduler());
     }
 
     @Override

@@ -9,7 +9,6 @@ import io.courier.scheduler.model.Network;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -80,20 +79,8 @@ public final class SkipLScheduler implements CoflowScheduler {
     }
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "congestion-aware shortest-estimated-CCT-first with link available-bandwidth estimation";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Arrays.asList(
+        return SchedulerFactory.of(NAME, "congestion-aware shortest-estimated-CCT-first with link available-bandwidth estimation",
+                Arrays.asList(
                         ParameterSpec.positive("epoch", 0.1,
                                 "[paper] measurement interval Δ in seconds (testbed: 100 ms, as Varys)"),
                         ParameterSpec.positive("congestionThreshold", 0.1,
@@ -102,15 +89,9 @@ public final class SkipLScheduler implements CoflowScheduler {
                                 "[proposed] seconds without congestion after which B(l) is reset to the capacity"),
                         ParameterSpec.positive("stability", 0.05,
                                 "[proposed] δ: throughput change below this fraction of the path's smallest "
-                                        + "capacity counts as stable"));
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                return new SkipLScheduler(p.getDouble("epoch"), p.getDouble("congestionThreshold"),
-                        p.getDouble("silenceTime"), p.getDouble("stability"));
-            }
-        };
+                                        + "capacity counts as stable")),
+                p -> new SkipLScheduler(p.getDouble("epoch"), p.getDouble("congestionThreshold"),
+                        p.getDouble("silenceTime"), p.getDouble("stability")));
     }
 
     @Override

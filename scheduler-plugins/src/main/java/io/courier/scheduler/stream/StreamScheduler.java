@@ -10,7 +10,6 @@ import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -67,21 +66,9 @@ public final class StreamScheduler implements CoflowScheduler {
     }
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "decentralized receiver-driven C-SJF with Weighted-Priority and Information-Relay, "
-                        + "strict priority classes (E2)";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Arrays.asList(
+        return SchedulerFactory.of(NAME, "decentralized receiver-driven C-SJF with Weighted-Priority and Information-Relay, "
+                + "strict priority classes (E2)",
+                Arrays.asList(
                         ParameterSpec.integer("queues", 4, 1, 64,
                                 "[paper] K, number of strict priority classes (4 in the paper's simulation, 8 on its "
                                         + "testbed)"),
@@ -100,18 +87,14 @@ public final class StreamScheduler implements CoflowScheduler {
                         ParameterSpec.bool("starvation", false,
                                 "[proposed] transient, escalating promotion of stalled sub-coflows"),
                         ParameterSpec.positive("starvationTimer", 0.01,
-                                "[paper] T_starve in seconds (RTO_min): one level of promotion per T_starve of stall"));
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                StreamPriority formula = new StreamPriority(p.getInt("queues"), p.getDouble("tau"),
-                        p.getDouble("alpha"), p.getDouble("beta"), TauMode.fromParameter(p.getChoice("tauMode")));
-                StarvationAging aging = p.getBoolean("starvation")
-                        ? StarvationAging.every(p.getDouble("starvationTimer")) : StarvationAging.off();
-                return new StreamScheduler(formula, p.getDouble("epoch"), aging);
-            }
-        };
+                                "[paper] T_starve in seconds (RTO_min): one level of promotion per T_starve of stall")),
+                p -> {
+                    StreamPriority formula = new StreamPriority(p.getInt("queues"), p.getDouble("tau"),
+                            p.getDouble("alpha"), p.getDouble("beta"), TauMode.fromParameter(p.getChoice("tauMode")));
+                    StarvationAging aging = p.getBoolean("starvation")
+                            ? StarvationAging.every(p.getDouble("starvationTimer")) : StarvationAging.off();
+                    return new StreamScheduler(formula, p.getDouble("epoch"), aging);
+                });
     }
 
     @Override

@@ -10,7 +10,6 @@ import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.Bssi;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
-import io.courier.scheduler.registry.SchedulerParameters;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -49,27 +48,9 @@ public final class WeightedTwoApproxScheduler implements CoflowScheduler {
     private int hosts = -1;
 
     public static SchedulerFactory factory() {
-        return new SchedulerFactory() {
-            @Override
-            public String name() {
-                return NAME;
-            }
-
-            @Override
-            public String description() {
-                return "seed 004 Alg. 1: BSSI on total sizes and weights of all coflows seen, fixed order, E1 greedy";
-            }
-
-            @Override
-            public List<ParameterSpec> parameters() {
-                return Collections.emptyList();
-            }
-
-            @Override
-            public CoflowScheduler create(SchedulerParameters p) {
-                return new WeightedTwoApproxScheduler();
-            }
-        };
+        return SchedulerFactory.of(NAME, "seed 004 Alg. 1: BSSI on total sizes and weights of all coflows seen, fixed order, E1 greedy",
+                Collections.emptyList(),
+                p -> new WeightedTwoApproxScheduler());
     }
 
     @Override
