@@ -1,0 +1,129 @@
+package io.courier.scheduler.enforce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.courier.scheduler.CoflowScheduler.Enforcement;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Coflow;
+import io.courier.scheduler.model.CoflowId;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Flow;
+import io.courier.scheduler.model.FlowId;
+import io.courier.scheduler.model.Network;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * E1 PriorityGreedy and E2 PriorityClassMaxMin (SCHEDULERS.md §0.3) on T-STREAM-3's case: receiver d
+ * carries c1 (class 0: flow 1 a→d, flow 2 b→d) and c2 (class 2: flow 3 e→d); every port has capacity 1.
+ *
+ * <p>Note on T-STREAM-3's second sentence ("c2 gets 0.5 as soon as one c1 flow finishes"): with unit
+ * capacities E2 gives the remaining c1 flow all of down(d) (max-min inside class 0 is limited only by its
+ * own up port, also 1), so c2 gets 0 until c1 is done. c2 gets 0.5 only if the remaining c1 flow's sender
+ * is limited to 0.5; both readings are tested below.
+ */
+class OrderEnforcerTest {
+    private static final double EPS = 1e-9;
+    private static final int A = 0, B = 1, E = 2, D = 3;
+    private static final CoflowId C1 = CoflowId.of(1);
+    private static final CoflowId C2 = CoflowId.of(2);
+
+    /**
+     * The T-STREAM-3 state; {@code finishedFlow1} marks a→d done; {@code upB} is b's sender capacity. Flows
+     * are added in the order 2, 3, 1 so that E1's "ascending flow id" is not the insertion order.
+     */
+    private static ClusterState stream3(boolean finishedFlow1, double upB) {
+        Network n = Network.builder().host("a", 1, 1).host("b", upB, 1).host("e", 1, 1).host("d", 1, 1).build();
+        Flow f1 = Flow.of(1, 1, A, D, 4);
+        if (finishedFlow1) {
+            f1 = f1.toBuilder().sent(4).finished(true).build();
+        }
+        return ClusterState.builder(n).coflow(Coflow.of(1, 0)).coflow(Coflow.of(2, 0))
+                .flow(Flow.of(2, 1, B, D, 4)).flow(Flow.of(3, 2, E, D, 4)).flow(f1)
+                .build();
+    }
+
+    private static Decision classes(ClusterState s, List<CoflowId> order) {
+        Map<FlowId, Integer> p = new HashMap<>();
+        for (int f : s.unfinishedFlows()) {
+            p.put(s.flow(f).id(), s.flow(f).coflow().equals(C1) ? 0 : 2);
+        }
+        return Decision.ofOrder(order, p);
+    }
+
+    /** Rates by flow id 1, 2, 3. */
+    private static double[] byId(ClusterState s, double[] rate) {
+        double[] out = new double[3];
+        for (int i = 0; i < rate.length; i++) {
+            out[(int) s.flow(i).id().value() - 1] = rate[i];
+        }
+        return out;
+    }
+
+    @Test
+    void e2SharesClassZeroFairlyAndStarvesClassTwo() {
+        ClusterState s = stream3(false, 1);
+        double[] r = OrderEnforcer.rates(s, classes(s, Arrays.asList(C1, C2)), Enforcement.PRIORITY_CLASS_MAX_MIN);
+        assertArrayEquals(new double[] {0.5, 0.5, 0.0}, byId(s, r), EPS);
+    }
+
+    @Test
+    void e2AfterOneClassZeroFlowFinishes() {
+        ClusterState s = stream3(true, 1);
+        double[] r = OrderEnforcer.rates(s, classes(s, Arrays.asList(C1, C2)), Enforcement.PRIORITY_CLASS_MAX_MIN);
+        assertArrayEquals(new double[] {0.0, 1.0, 0.0}, byId(s, r), EPS);
+        ClusterState slowB = stream3(true, 0.5);
+        r = OrderEnforcer.rates(slowB, classes(slowB, Arrays.asList(C1, C2)), Enforcement.PRIORITY_CLASS_MAX_MIN);
+        assertArrayEquals(new double[] {0.0, 0.5, 0.5}, byId(slowB, r), EPS);
+    }
+
+    /** E1: c1 first, its flows by ascending id: flow 1 takes all of down(d); flows 2 and 3 get 0. */
+    @Test
+    void e1GivesTheWholePortToTheFirstFlowOfTheFirstCoflow() {
+        ClusterState s = stream3(false, 1);
+        double[] r = OrderEnforcer.rates(s, classes(s, Arrays.asList(C1, C2)), Enforcement.PRIORITY_GREEDY);
+        assertArrayEquals(new double[] {1.0, 0.0, 0.0}, byId(s, r), EPS);
+        ClusterState done = stream3(true, 1);
+        r = OrderEnforcer.rates(done, classes(done, Arrays.asList(C1, C2)), Enforcement.PRIORITY_GREEDY);
+        assertArrayEquals(new double[] {0.0, 1.0, 0.0}, byId(done, r), EPS);
+    }
+
+    /** E1 follows the coflow order, not the priorities: with c2 first, flow 3 takes down(d). */
+    @Test
+    void e1FollowsTheCoflowOrder() {
+        ClusterState s = stream3(false, 1);
+        double[] r = OrderEnforcer.rates(s, classes(s, Arrays.asList(C2, C1)), Enforcement.PRIORITY_GREEDY);
+        assertArrayEquals(new double[] {0.0, 0.0, 1.0}, byId(s, r), EPS);
+    }
+
+    /** Coflows the order leaves out are served after it in (arrival, id) order; E2 puts flows without class last. */
+    @Test
+    void leftOutCoflowsAndUnclassifiedFlowsComeLast() {
+        ClusterState s = stream3(false, 1);
+        Decision empty = Decision.ofOrder(Collections.<CoflowId>emptyList(), Collections.<FlowId, Integer>emptyMap());
+        assertArrayEquals(new double[] {1.0, 0.0, 0.0},
+                byId(s, OrderEnforcer.rates(s, empty, Enforcement.PRIORITY_GREEDY)), EPS);
+        Map<FlowId, Integer> onlyC2 = new HashMap<>();
+        onlyC2.put(FlowId.of(3), 2);
+        Decision partial = Decision.ofOrder(Collections.singletonList(C2), onlyC2);
+        assertArrayEquals(new double[] {0.0, 0.0, 1.0},
+                byId(s, OrderEnforcer.rates(s, partial, Enforcement.PRIORITY_CLASS_MAX_MIN)), EPS);
+    }
+
+    /** A rate-based decision passes through; finished flows get 0 whatever the decision says. */
+    @Test
+    void rateBasedDecisionsPassThrough() {
+        ClusterState s = stream3(true, 1);
+        Map<FlowId, Double> m = new HashMap<>();
+        m.put(FlowId.of(1), 0.7);
+        m.put(FlowId.of(2), 0.25);
+        double[] r = OrderEnforcer.rates(s, Decision.ofRates(m), Enforcement.PRIORITY_GREEDY);
+        assertArrayEquals(new double[] {0.0, 0.25, 0.0}, byId(s, r), 0.0);
+        assertEquals(3, r.length);
+    }
+}

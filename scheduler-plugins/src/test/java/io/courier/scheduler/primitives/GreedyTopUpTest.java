@@ -1,0 +1,68 @@
+package io.courier.scheduler.primitives;
+
+import static io.courier.scheduler.primitives.Hand.EPS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.testing.Fixtures;
+import io.courier.scheduler.testing.Scenario;
+import io.courier.scheduler.testing.Snapshot;
+import org.junit.jupiter.api.Test;
+
+/** P4 GreedyTopUp (SCHEDULERS.md §0.5). */
+class GreedyTopUpTest {
+
+    /** T-VARYS-2 at t = 2: after MADD (A1 = 1, A2 = 0.5) the top-up gives A2 the rest: A1 = 1, A2 = 1. */
+    @Test
+    void tVarys2TopUpAfterMadd() {
+        Scenario v2 = Fixtures.v2();
+        ClusterState s = Snapshot.of(v2).now(2).active("A").sent("A1", 2).build();
+        Hand h = new Hand(v2, s);
+        double[] residual = h.fullCapacity();
+        double[] rate = h.noRates();
+        Madd.apply(s, h.coflow("A"), residual, rate);
+        GreedyTopUp.apply(s, h.flows("A1", "A2"), residual, rate);
+        assertEquals(1.0, rate[h.flow("A1")], EPS);
+        assertEquals(1.0, rate[h.flow("A2")], EPS);
+        assertEquals(0.0, residual[h.up("s2")], EPS);
+        assertEquals(0.0, residual[h.down("r2")], EPS);
+    }
+
+    /** List order decides: f1 a→x and f2 a→y share up(a); whichever comes first takes all of it. */
+    @Test
+    void theFirstFlowInTheListTakesTheSharedPort() {
+        Hand h = Hand.of(Scenario.unitCapacity().coflow("C", 0).flow("f1", "a", "x", 1).flow("f2", "a", "y", 1)
+                .build());
+        double[] residual = h.fullCapacity();
+        double[] rate = h.noRates();
+        GreedyTopUp.apply(h.state(), h.flows("f2", "f1"), residual, rate);
+        assertEquals(0.0, rate[h.flow("f1")], 0.0);
+        assertEquals(1.0, rate[h.flow("f2")], EPS);
+        assertEquals(0.0, residual[h.up("a")], EPS);
+        assertEquals(1.0, residual[h.down("x")], EPS);
+    }
+
+    /**
+     * Each flow takes the minimum residual of its resources, links included; a crumb at or below EPS_RATE
+     * is not handed out, and finished flows are skipped.
+     */
+    @Test
+    void tightestResourceCrumbsAndFinishedFlows() {
+        Scenario sc = Scenario.unitCapacity().link("L", 0.3)
+                .coflow("C", 0).flowVia("f1", "a", "x", 1, "L").flow("f2", "b", "y", 1).flow("f3", "c", "z", 1)
+                .build();
+        ClusterState s = Snapshot.of(sc).finished("f3").build();
+        Hand h = new Hand(sc, s);
+        double[] residual = h.fullCapacity();
+        residual[h.down("y")] = 1e-9; // = EPS_RATE
+        double[] rate = h.noRates();
+        GreedyTopUp.apply(s, h.flows("f1", "f2", "f3"), residual, rate);
+        assertEquals(0.3, rate[h.flow("f1")], EPS);
+        assertEquals(0.7, residual[h.up("a")], EPS);
+        assertEquals(0.0, residual[h.link(0)], EPS);
+        assertEquals(0.0, rate[h.flow("f2")], 0.0);
+        assertEquals(1e-9, residual[h.down("y")], 0.0);
+        assertEquals(0.0, rate[h.flow("f3")], 0.0);
+        assertEquals(1.0, residual[h.up("c")], 0.0);
+    }
+}
