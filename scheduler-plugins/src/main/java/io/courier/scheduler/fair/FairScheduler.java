@@ -55,15 +55,19 @@ public final class FairScheduler implements CoflowScheduler {
         int[] active = state.unfinishedFlows();
         double[] residual = state.residualCapacities(false);
         if (coflowSimCompatible) {
+            // CoflowSim has only host ports; extra links count the same way so that no resource is overbooked.
             int[] n = new int[residual.length];
             for (int f : active) {
-                n[state.network().up(state.flow(f).src())]++;
-                n[state.network().down(state.flow(f).dst())]++;
+                for (int p : state.resourcesOf(f)) {
+                    n[p]++;
+                }
             }
             for (int f : active) {
-                int up = state.network().up(state.flow(f).src());
-                int down = state.network().down(state.flow(f).dst());
-                rate[f] = Math.min(residual[up] / n[up], residual[down] / n[down]);
+                double r = Double.POSITIVE_INFINITY;
+                for (int p : state.resourcesOf(f)) {
+                    r = Math.min(r, residual[p] / n[p]);
+                }
+                rate[f] = r;
             }
         } else {
             MaxMin.fill(state, active, residual, null, rate);

@@ -11,11 +11,13 @@ import io.courier.scheduler.model.Decision;
  * <p>A coflow counts as having reached a threshold {@code T} once it has sent {@code T} minus a relative
  * 1e-9 of {@code T}: drivers advance {@code sent} in floating point, so a crossing they were asked to wake
  * up for lands a few ulps either side of {@code T}, and without the slack the coflow would stay a whole
- * extra epoch in its old queue. The slack is far above rounding error and far below one byte at real
- * thresholds (0.01 B at 10 MiB).
+ * extra epoch in its old queue. The slack is far above rounding error at the scales where it matters and
+ * capped at half a byte (0.01 B at 10 MiB).
  */
 public final class LasQueues {
     private static final double THRESHOLD_SLACK = 1e-9;
+    /** Never more than half a byte, so that byte-exact thresholds stay byte-exact at any scale. */
+    private static final double MAX_SLACK_BYTES = 0.5;
 
     private final int queues;
     private final double multiplier;
@@ -44,7 +46,7 @@ public final class LasQueues {
     public int queueOf(double sent) {
         int q = 0;
         double threshold = firstThreshold;
-        double s = sent + THRESHOLD_SLACK * Math.max(1.0, sent);
+        double s = sent + Math.min(MAX_SLACK_BYTES, THRESHOLD_SLACK * Math.max(1.0, sent));
         while (q < queues - 1 && s >= threshold) {
             q++;
             threshold *= multiplier;

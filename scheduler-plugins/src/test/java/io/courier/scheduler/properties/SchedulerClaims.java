@@ -14,31 +14,6 @@ import java.util.Map;
  * ({@link SchedulerPropertiesTest}) it must satisfy. Every name in {@link SchedulerRegistry#standard()}
  * needs at least one entry ({@link SchedulerClaimsTest#everyRegisteredSchedulerHasClaims}); a variant whose
  * claims differ (e.g. a CoflowSim-compatible mode) gets its own entry with its parameters. Immutable.
- *
- * <p>Entries to add when the other schedulers are merged (SCHEDULERS.md §2-§10; parameter names are the
- * ones their factories will define, adjust them to the real ones):
- * <pre>
- *   rateBased("fifo").clairvoyant().workConserving()            // §2: MADD + WC steps 1-2 (P5, P4)
- *   orderBased("fifo").with(greedy variant).workConserving()    // §2 FIFO_GREEDY: E1, needs no sizes
- *   rateBased("varys").clairvoyant().workConserving()           // §3: SEBF + MADD + WC steps 1-2
- *   rateBased("varys").with(static key).clairvoyant().workConserving()   // §3 VARYS_COFLOWSIM_STATIC_KEY
- *   rateBased("aalo").workConserving()                          // §4: strict priority, P1 per tie group
- *   rateBased("aalo").with(weighted mode)                       // §4 weighted: WFQ entitlements, not WC
- *   rateBased("aalo").with(coflowsim, P5 per group)             // §4 AALO_COFLOWSIM: one-shot, not WC
- *   orderBased("sincronia").clairvoyant().workConserving()      // §5: BSSI order, E1
- *   orderBased("sincronia").with(P priority levels).clairvoyant().workConserving()  // §5 line 4
- *   rateBased("fai")                                            // §6: MBAB gives bandwidth back and
- *                                                               //   Alg. 3 adds equal amounts, so no WC
- *   rateBased("fai").with(weighted mode)                        // §6 WFQ step 1, also not WC
- *   orderBased("stream").withEnforcement(E2).workConserving()   // §7: classes under E2 (max-min per
- *                                                               //   class); receiver-local, no sizes
- *   rateBased("skipl").clairvoyant().workConservingOnLinkEstimates()   // §8: conservation step fills
- *                                                               //   B(p) - A(p), i.e. WC against the
- *                                                               //   estimates; physical WC when B = cap
- *   rateBased("iaoa").workConserving()                          // §9: Alg. 4 + max-min on the leftover;
- *                                                               //   uses sent and weights, no sizes
- *   orderBased("weighted-2approx").clairvoyant().workConserving()     // §10: BSSI on total sizes, E1
- * </pre>
  */
 final class SchedulerClaims {
     /** Against which capacities work conservation is claimed. */
@@ -79,11 +54,35 @@ final class SchedulerClaims {
         return Collections.unmodifiableList(Arrays.asList(
                 // §1: exact max-min over all resources is work-conserving.
                 rateBased("fair").workConserving(),
-                // §1 FAIR_COFLOWSIM: min(cap/n) over the two host ports, leaves slack (T-FAIR-1: f1 = 1/2).
-                // It overcommits extra links (shrunk counterexample: one flow crossing a 0.1 link gets 1.0).
-                rateBased("fair").with("coflowsim", "true")
-                        .ignoresExtraLinks("spec §1 defines the variant on the two host ports only; CoflowSim "
-                                + "has no in-network links")));
+                // §1 FAIR_COFLOWSIM: min(cap/n) over the flow's resources, leaves slack (T-FAIR-1: f1 = 1/2).
+                rateBased("fair").with("coflowsim", "true"),
+                // §2: MADD + the two work-conservation steps (P5, P4); FIFO_GREEDY is E1, needs no sizes.
+                rateBased("fifo").clairvoyant().workConserving(),
+                orderBased("fifo").with("mode", "greedy").workConserving(),
+                // §3: SEBF + MADD + work conservation, with either key.
+                rateBased("varys").clairvoyant().workConserving(),
+                rateBased("varys").with("staticKey", "true").clairvoyant().workConserving(),
+                // §4: strict priority with exact max-min per tie group fills every flow's bottleneck; the
+                // weighted mode caps each queue at its entitlement and P5 leaves slack, so neither is WC.
+                rateBased("aalo").workConserving(),
+                rateBased("aalo").with("interQueue", "weighted"),
+                rateBased("aalo").with("coflowsim", "true"),
+                // §5: BSSI order enforced with E1, with unlimited or capped priority levels.
+                orderBased("sincronia").clairvoyant().workConserving(),
+                orderBased("sincronia").with("priorityLevels", "2").clairvoyant().workConserving(),
+                // §6: MBAB gives bandwidth back and Alg. 3 adds equal amounts per coflow: no WC claim.
+                rateBased("fai"),
+                rateBased("fai").with("interQueue", "weighted"),
+                // §7: priority classes under E2 (max-min per class); receiver-local, no sizes.
+                orderBased("stream").withEnforcement(CoflowScheduler.Enforcement.PRIORITY_CLASS_MAX_MIN)
+                        .workConserving(),
+                // §8: the conservation step fills B(p) − A(p); a fresh instance has B = cap.
+                rateBased("skipl").clairvoyant().workConservingOnLinkEstimates(),
+                // §9: Alg. 4 then max-min on the leftover; uses bytes sent and weights only.
+                rateBased("iaoa").workConserving(),
+                rateBased("simple-offline").clairvoyant().workConserving(),
+                // §10: BSSI on total sizes, E1.
+                orderBased("weighted-2approx").clairvoyant().workConserving()));
     }
 
     /** A non-clairvoyant rate-based scheduler that claims nothing beyond the universal properties. */
