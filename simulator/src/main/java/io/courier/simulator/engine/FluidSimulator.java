@@ -1,0 +1,258 @@
+package io.courier.simulator.engine;
+
+import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.enforce.OrderEnforcer;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Coflow;
+import io.courier.scheduler.model.CoflowId;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Flow;
+import io.courier.scheduler.model.FlowId;
+import io.courier.scheduler.model.Network;
+import io.courier.simulator.workload.Workload;
+import io.courier.simulator.workload.WorkloadCoflow;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The event-driven fluid simulator (DESIGN.md "The simulator", SCHEDULERS.md §0.3): between two events
+ * every flow's rate is constant, so the next event — a coflow admission, a flow completion or the
+ * scheduler's wake-up — is computed exactly and time jumps to it. At every event the scheduler is called
+ * through {@link CoflowScheduler} on the view its {@link CoflowScheduler#needs()} allow; order-based
+ * decisions go through the scheduler's enforcer; optionally Courier's planning sits between the decision
+ * and the network ({@link CourierTransport}) and the Hadoop fetch model limits the fetches each reducer
+ * runs ({@link FetchGate}).
+ *
+ * <p>Flows whose completion instants coincide within a relative 1e-9 are completed in one event. A
+ * simulation runs on the calling thread and owns everything it creates.
+ */
+public final class FluidSimulator {
+    private static final long MAX_EVENTS = 50_000_000L;
+    private static final double PROGRESS_EVERY_NANOS = 0.5e9;
+
+    private final Workload workload;
+    private final CoflowScheduler scheduler;
+    private final String label;
+    private final SimulationOptions options;
+    private final ProgressListener progress;
+    private final FlowTable table;
+    private final FetchGate gate;
+    private final CourierTransport courier;
+    private final ConcurrencyMeter meter;
+
+    private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
+            ProgressListener progress) {
+        this.workload = workload;
+        this.scheduler = scheduler;
+        this.label = label;
+        this.options = options;
+        this.progress = progress;
+        this.table = new FlowTable(workload);
+        this.gate = new FetchGate(table, options.parallelCopies());
+        this.courier = options.courier()
+                ? new CourierTransport(CourierTransport.modeOf(scheduler), scheduler.enforcement(),
+                        options.maxFlows(), options.minSplitSize())
+                : null;
+        this.meter = new ConcurrencyMeter(workload.network().hostCount());
+    }
+
+    /**
+     * Replays {@code workload} under {@code scheduler} until every coflow has completed.
+     *
+     * @param label how reports name the scheduler (its name plus any parameters)
+     */
+    public static SimulationResult run(Workload workload, CoflowScheduler scheduler, String label,
+            SimulationOptions options, ProgressListener progress) {
+        return new FluidSimulator(workload, scheduler, label, options, progress).run();
+    }
+
+    private SimulationResult run() {
+        long started = System.nanoTime();
+        long lastProgress = started;
+        List<WorkloadCoflow> coflows = workload.coflows();
+        double[] admission = admissionTimes(coflows);
+        int[] pendingFlows = new int[coflows.size()];
+        for (int c = 0; c < coflows.size(); c++) {
+            pendingFlows[c] = table.flowsOfCoflow[c].length;
+        }
+        List<Integer> active = new ArrayList<>();
+        List<CoflowResult> results = new ArrayList<>(coflows.size());
+        int nextAdmission = 0;
+        double now = coflows.isEmpty() ? 0.0 : admission[0];
+        long decisions = 0;
+        long events = 0;
+        while (results.size() < coflows.size()) {
+            if (++events > MAX_EVENTS) {
+                throw new IllegalStateException(label + ": no end after " + MAX_EVENTS + " events at t=" + now
+                        + " s; " + results.size() + " of " + coflows.size() + " coflows done");
+            }
+            while (nextAdmission < coflows.size() && admission[nextAdmission] <= now) {
+                active.add(nextAdmission);
+                gate.admit(nextAdmission);
+                nextAdmission++;
+            }
+            if (active.isEmpty()) {
+                now = admission[nextAdmission];
+                continue;
+            }
+            Snapshot snap = snapshot(now, active, admission);
+            ClusterState view = snap.state.viewFor(scheduler.needs());
+            Decision decision;
+            try {
+                decision = scheduler.schedule(view);
+            } catch (RuntimeException e) {
+                throw new IllegalStateException(label + " failed at t=" + now + " s with " + active.size()
+                        + " active coflows: " + e.getMessage(), e);
+            }
+            decisions++;
+            double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
+            List<int[]> networkFlows = new ArrayList<>();
+            if (courier != null) {
+                rate = courier.apply(snap.state, decision, rate, networkFlows);
+            } else {
+                for (int i = 0; i < rate.length; i++) {
+                    if (rate[i] > 0) {
+                        networkFlows.add(new int[] {snap.state.flow(i).src(), snap.state.flow(i).dst()});
+                    }
+                }
+            }
+            checkCapacity(snap.state, rate, now);
+            double next = nextEvent(snap, rate, now, view, decision, admission, nextAdmission);
+            double dt = next - now;
+            meter.record(networkFlows, dt);
+            // Advance every running flow; complete the ones that reach their size at 'next' (within tolerance).
+            List<Integer> finished = new ArrayList<>();
+            for (int i = 0; i < snap.global.length; i++) {
+                int g = snap.global[i];
+                if (table.state[g] != FlowTable.RUNNING) {
+                    continue;
+                }
+                table.lastRate[g] = rate[i];
+                table.sent[g] = Math.min(table.size[g], table.sent[g] + rate[i] * dt);
+                double rem = table.size[g] - table.sent[g];
+                if (rem <= Math.max(1e-7 * table.size[g], rate[i] * 1e-9 * Math.max(1.0, next))) {
+                    table.sent[g] = table.size[g];
+                    finished.add(g);
+                }
+            }
+            now = next;
+            for (int g : finished) {
+                table.state[g] = FlowTable.DONE;
+                gate.finished(g);
+                int c = table.coflowOf[g];
+                if (--pendingFlows[c] == 0) {
+                    WorkloadCoflow wc = coflows.get(c);
+                    results.add(new CoflowResult(wc.id(), admission[c], now, wc.weight(), wc.totalBytes(),
+                            wc.width(), wc.largestFlowBytes()));
+                    active.remove(Integer.valueOf(c));
+                }
+            }
+            long t = System.nanoTime();
+            if (t - lastProgress > PROGRESS_EVERY_NANOS) {
+                progress.progress(now, results.size(), coflows.size());
+                lastProgress = t;
+            }
+        }
+        progress.progress(now, results.size(), coflows.size());
+        return new SimulationResult(label, options.courier(), results, meter.stats(), decisions,
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    /**
+     * When each coflow enters the network: its arrival, or with CoflowSim's admission epochs the start of
+     * the epoch during which it arrives (CoflowSim admits at an epoch start every job that arrives before
+     * the epoch ends, so up to one epoch early). CCTs are measured from admission.
+     */
+    private double[] admissionTimes(List<WorkloadCoflow> coflows) {
+        double[] t = new double[coflows.size()];
+        double e = options.admissionEpoch();
+        for (int c = 0; c < t.length; c++) {
+            double a = coflows.get(c).arrival();
+            t[c] = e > 0 ? Math.max(0.0, Math.ceil(a / e) - 1) * e : a;
+        }
+        return t;
+    }
+
+    /** The state the scheduler sees, plus the global number of each of its flows. */
+    private static final class Snapshot {
+        final ClusterState state;
+        final int[] global;
+
+        Snapshot(ClusterState state, int[] global) {
+            this.state = state;
+            this.global = global;
+        }
+    }
+
+    private Snapshot snapshot(double now, List<Integer> active, double[] admission) {
+        Network net = workload.network();
+        ClusterState.Builder b = ClusterState.builder(net).now(now);
+        List<Integer> global = new ArrayList<>();
+        for (int c : active) {
+            WorkloadCoflow wc = workload.coflows().get(c);
+            CoflowId id = CoflowId.of(wc.id());
+            b.coflow(new Coflow(id, admission[c], wc.weight()));
+            for (int g : table.flowsOfCoflow[c]) {
+                if (table.state[g] == FlowTable.WAITING) {
+                    continue; // a fetch not started yet is not on the network
+                }
+                Flow.Builder fb = Flow.builder(FlowId.of(g), id, table.src[g], table.dst[g])
+                        .size(table.size[g]).sent(table.sent[g]).finished(table.state[g] == FlowTable.DONE);
+                if (!Double.isNaN(table.lastRate[g])) {
+                    fb.measuredRate(table.lastRate[g]).lastDesiredRate(table.lastRate[g]);
+                }
+                b.flow(fb.build());
+                global.add(g);
+            }
+        }
+        int[] g = new int[global.size()];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = global.get(i);
+        }
+        return new Snapshot(b.build(), g);
+    }
+
+    private double nextEvent(Snapshot snap, double[] rate, double now, ClusterState view, Decision decision,
+            double[] admission, int nextAdmission) {
+        double next = Double.POSITIVE_INFINITY;
+        if (nextAdmission < admission.length) {
+            next = admission[nextAdmission];
+        }
+        double wake = scheduler.nextWakeup(view, decision);
+        if (wake > now + 1e-9 * Math.max(1.0, now) && wake < next) {
+            next = wake;
+        }
+        for (int i = 0; i < snap.global.length; i++) {
+            int g = snap.global[i];
+            if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
+                next = Math.min(next, now + table.remaining(g) / rate[i]);
+            }
+        }
+        if (Double.isInfinite(next)) {
+            throw new IllegalStateException(label + " stalls at t=" + now + " s: no flow has a positive rate, "
+                    + "nothing arrives and the scheduler asks for no wake-up (" + snap.state.coflowCount()
+                    + " active coflows)");
+        }
+        return next;
+    }
+
+    private void checkCapacity(ClusterState state, double[] rate, double now) {
+        Network net = state.network();
+        double[] used = new double[net.resourceCount()];
+        for (int i = 0; i < rate.length; i++) {
+            if (!(rate[i] >= 0) || Double.isInfinite(rate[i])) {
+                throw new IllegalStateException(label + " gave " + state.flow(i) + " the rate " + rate[i]
+                        + " at t=" + now + " s");
+            }
+            for (int p : state.resourcesOf(i)) {
+                used[p] += rate[i];
+            }
+        }
+        for (int p = 0; p < used.length; p++) {
+            if (used[p] > net.capacity(p) * (1 + 1e-6) + net.rateEpsilon()) {
+                throw new IllegalStateException(label + " overbooks " + net.resourceName(p) + " at t=" + now
+                        + " s: " + used[p] + " > capacity " + net.capacity(p));
+            }
+        }
+    }
+}
