@@ -111,6 +111,14 @@ public final class ClusterState {
         return resources[flowIndex];
     }
 
+    /**
+     * True when {@code other} lists the same flows at the same indices: it is this state or a view of it
+     * ({@link #viewFor}), which share their indexes.
+     */
+    public boolean hasSameFlowsAs(ClusterState other) {
+        return other == this || other.flowIndex == flowIndex;
+    }
+
     public boolean sizesVisible() {
         return sizesVisible;
     }
