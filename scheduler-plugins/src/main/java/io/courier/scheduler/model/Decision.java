@@ -63,6 +63,9 @@ public final class Decision {
     public static Decision ofRates(Map<FlowId, Double> rates) {
         Map<FlowId, Double> m = new HashMap<>(rates.size() * 2);
         for (Map.Entry<FlowId, Double> e : rates.entrySet()) {
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("rate of " + e.getKey() + " must be a finite number >= 0, got null");
+            }
             m.put(e.getKey(), checkRate(e.getKey(), e.getValue()));
         }
         return new Decision(SchedulerType.RATE_BASED, Collections.unmodifiableMap(m), Collections.emptyList(),
@@ -114,8 +117,8 @@ public final class Decision {
         return ofOrder(order, prio);
     }
 
-    private static double checkRate(FlowId id, Double r) {
-        if (r == null || !Double.isFinite(r) || r < 0) {
+    private static double checkRate(FlowId id, double r) {
+        if (!Double.isFinite(r) || r < 0) {
             throw new IllegalArgumentException("rate of " + id + " must be a finite number >= 0, got " + r);
         }
         return r;
