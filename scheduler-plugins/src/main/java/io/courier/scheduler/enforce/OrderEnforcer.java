@@ -28,13 +28,10 @@ public final class OrderEnforcer {
      * decision's own rates are returned.
      */
     public static double[] rates(ClusterState state, Decision decision, Enforcement enforcement) {
-        double[] rate = new double[state.flowCount()];
         if (decision.type() == SchedulerType.RATE_BASED) {
-            for (int i = 0; i < rate.length; i++) {
-                rate[i] = state.flow(i).finished() ? 0.0 : decision.rateOf(state.flow(i).id());
-            }
-            return rate;
+            return decision.ratesIndexedLike(state);
         }
+        double[] rate = new double[state.flowCount()];
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
             for (int c : coflowsInOrder(state, decision)) {

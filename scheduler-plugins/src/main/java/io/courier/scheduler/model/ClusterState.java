@@ -30,10 +30,12 @@ public final class ClusterState {
     private final int[] coflowOfFlow;
     private final int[][] flowsOfCoflow;
     private final int[][] resources;
+    private final int[][] unfinishedOfCoflow;
 
     private ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
             double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
-            Map<FlowId, Integer> flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources) {
+            Map<FlowId, Integer> flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
+            int[][] unfinishedOfCoflow) {
         this.now = now;
         this.network = network;
         this.coflows = coflows;
@@ -45,6 +47,7 @@ public final class ClusterState {
         this.coflowOfFlow = coflowOfFlow;
         this.flowsOfCoflow = flowsOfCoflow;
         this.resources = resources;
+        this.unfinishedOfCoflow = unfinishedOfCoflow;
     }
 
     public static Builder builder(Network network) {
@@ -111,6 +114,14 @@ public final class ClusterState {
         return resources[flowIndex];
     }
 
+    /**
+     * True when {@code other} lists the same flows at the same indices: it is this state or a view of it
+     * ({@link #viewFor}), which share their indexes.
+     */
+    public boolean hasSameFlowsAs(ClusterState other) {
+        return other == this || other.flowIndex == flowIndex;
+    }
+
     public boolean sizesVisible() {
         return sizesVisible;
     }
@@ -134,26 +145,12 @@ public final class ClusterState {
         return r;
     }
 
-    /** Flow indices of the unfinished flows of a coflow, ascending flow id. */
+    /**
+     * Flow indices of the unfinished flows of a coflow, ascending flow id. Do not modify: schedulers ask
+     * for it several times per coflow and decision, so it is computed once per state.
+     */
     public int[] unfinishedFlowsOf(int coflowIndex) {
-        int[] all = flowsOfCoflow[coflowIndex];
-        int n = 0;
-        for (int f : all) {
-            if (!flows.get(f).finished()) {
-                n++;
-            }
-        }
-        if (n == all.length) {
-            return all.clone();
-        }
-        int[] out = new int[n];
-        int k = 0;
-        for (int f : all) {
-            if (!flows.get(f).finished()) {
-                out[k++] = f;
-            }
-        }
-        return out;
+        return unfinishedOfCoflow[coflowIndex];
     }
 
     /** Indices of every unfinished flow, in flow order. */
@@ -200,7 +197,7 @@ public final class ClusterState {
             hidden.add(f.withSizeHidden());
         }
         return new ClusterState(now, network, coflows, Collections.unmodifiableList(hidden), linkEstimate, false,
-                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources);
+                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow);
     }
 
     @Override
@@ -329,11 +326,43 @@ public final class ClusterState {
             for (int[] members : byCoflow) {
                 sortByFlowId(members, fl);
             }
+            int[][] unfinished = new int[byCoflow.length][];
+            for (int c = 0; c < byCoflow.length; c++) {
+                unfinished[c] = unfinished(byCoflow[c], fl);
+            }
             return new ClusterState(now, network, Collections.unmodifiableList(sorted), fl, linkEstimate.clone(),
-                    true, cIndex, fIndex, coflowOf, byCoflow, res);
+                    true, cIndex, fIndex, coflowOf, byCoflow, res, unfinished);
+        }
+
+        private static int[] unfinished(int[] members, List<Flow> fl) {
+            int n = 0;
+            for (int f : members) {
+                if (!fl.get(f).finished()) {
+                    n++;
+                }
+            }
+            if (n == members.length) {
+                return members;
+            }
+            int[] out = new int[n];
+            int k = 0;
+            for (int f : members) {
+                if (!fl.get(f).finished()) {
+                    out[k++] = f;
+                }
+            }
+            return out;
         }
 
         private static void sortByFlowId(int[] members, List<Flow> fl) {
+            // Drivers usually add a coflow's flows in id order already; checking is far cheaper than sorting.
+            boolean sorted = true;
+            for (int k = 1; k < members.length && sorted; k++) {
+                sorted = fl.get(members[k - 1]).id().compareTo(fl.get(members[k]).id()) < 0;
+            }
+            if (sorted) {
+                return;
+            }
             Integer[] boxed = new Integer[members.length];
             for (int k = 0; k < members.length; k++) {
                 boxed[k] = members[k];

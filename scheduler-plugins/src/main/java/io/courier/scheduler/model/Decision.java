@@ -15,9 +15,14 @@ import java.util.Set;
  */
 public final class Decision {
     private final SchedulerType type;
-    private final Map<FlowId, Double> rates;
     private final List<CoflowId> coflowOrder;
     private final Map<FlowId, Integer> priorities;
+    // A rate-based decision holds either a map, or (built from a state) an array indexed like that state's
+    // flows: at tens of thousands of flows per decision, boxing every rate into a map is what would cost.
+    private final ClusterState origin;
+    private final double[] rateArray;
+    // Built on first use from rateArray; immutable, so a racy double build is harmless.
+    private volatile Map<FlowId, Double> rates;
 
     private Decision(SchedulerType type, Map<FlowId, Double> rates, List<CoflowId> coflowOrder,
             Map<FlowId, Integer> priorities) {
@@ -25,6 +30,17 @@ public final class Decision {
         this.rates = rates;
         this.coflowOrder = coflowOrder;
         this.priorities = priorities;
+        this.origin = null;
+        this.rateArray = null;
+    }
+
+    private Decision(ClusterState origin, double[] rateArray) {
+        this.type = SchedulerType.RATE_BASED;
+        this.rates = null;
+        this.coflowOrder = Collections.emptyList();
+        this.priorities = Collections.emptyMap();
+        this.origin = origin;
+        this.rateArray = rateArray;
     }
 
     /** A rate-based decision from a rate array indexed like {@code state.flows()}; finished flows are left out. */
@@ -33,22 +49,23 @@ public final class Decision {
             throw new IllegalArgumentException("rate array has " + rate.length + " entries for "
                     + state.flowCount() + " flows");
         }
-        Map<FlowId, Double> m = new HashMap<>(rate.length * 2);
+        double[] copy = new double[rate.length];
         for (int i = 0; i < rate.length; i++) {
             Flow f = state.flow(i);
-            if (f.finished()) {
-                continue;
+            if (!f.finished()) {
+                copy[i] = checkRate(f.id(), rate[i]);
             }
-            m.put(f.id(), checkRate(f.id(), rate[i]));
         }
-        return new Decision(SchedulerType.RATE_BASED, Collections.unmodifiableMap(m), Collections.emptyList(),
-                Collections.emptyMap());
+        return new Decision(state, copy);
     }
 
     /** A rate-based decision from a map of rates. */
     public static Decision ofRates(Map<FlowId, Double> rates) {
         Map<FlowId, Double> m = new HashMap<>(rates.size() * 2);
         for (Map.Entry<FlowId, Double> e : rates.entrySet()) {
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("rate of " + e.getKey() + " must be a finite number >= 0, got null");
+            }
             m.put(e.getKey(), checkRate(e.getKey(), e.getValue()));
         }
         return new Decision(SchedulerType.RATE_BASED, Collections.unmodifiableMap(m), Collections.emptyList(),
@@ -100,8 +117,8 @@ public final class Decision {
         return ofOrder(order, prio);
     }
 
-    private static double checkRate(FlowId id, Double r) {
-        if (r == null || !Double.isFinite(r) || r < 0) {
+    private static double checkRate(FlowId id, double r) {
+        if (!Double.isFinite(r) || r < 0) {
             throw new IllegalArgumentException("rate of " + id + " must be a finite number >= 0, got " + r);
         }
         return r;
@@ -111,15 +128,49 @@ public final class Decision {
         return type;
     }
 
-    /** Rates of a rate-based decision; empty for an order-based one. */
+    /** Rates of a rate-based decision, by flow (unfinished flows only); empty for an order-based one. */
     public Map<FlowId, Double> rates() {
-        return rates;
+        Map<FlowId, Double> m = rates;
+        if (m == null) {
+            Map<FlowId, Double> built = new HashMap<>(rateArray.length * 2);
+            for (int i = 0; i < rateArray.length; i++) {
+                Flow f = origin.flow(i);
+                if (!f.finished()) {
+                    built.put(f.id(), rateArray[i]);
+                }
+            }
+            m = Collections.unmodifiableMap(built);
+            rates = m;
+        }
+        return m;
     }
 
     /** The rate of a flow; 0 when the decision does not name it. */
     public double rateOf(FlowId id) {
+        if (rateArray != null) {
+            int i = origin.indexOf(id);
+            return i < 0 ? 0.0 : rateArray[i];
+        }
         Double r = rates.get(id);
         return r == null ? 0.0 : r;
+    }
+
+    /**
+     * The rates as an array indexed like {@code state.flows()} (0 for finished flows and flows the
+     * decision does not name). A fresh array.
+     */
+    public double[] ratesIndexedLike(ClusterState state) {
+        double[] out = new double[state.flowCount()];
+        if (rateArray != null && origin.hasSameFlowsAs(state)) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = state.flow(i).finished() ? 0.0 : rateArray[i];
+            }
+            return out;
+        }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = state.flow(i).finished() ? 0.0 : rateOf(state.flow(i).id());
+        }
+        return out;
     }
 
     /** Coflow order of an order-based decision, rank 0 first; empty for a rate-based one. */
@@ -134,7 +185,7 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return type == SchedulerType.RATE_BASED ? "Decision(rates=" + rates + ")"
+        return type == SchedulerType.RATE_BASED ? "Decision(rates=" + rates() + ")"
                 : "Decision(order=" + coflowOrder + ", priorities=" + priorities + ")";
     }
 }

@@ -2,7 +2,6 @@ package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
 import java.util.Arrays;
-import java.util.Comparator;
 
 /**
  * {@code MADD_WC} of SCHEDULERS.md §3 (lines 2–13), CoflowSim's {@code updateRatesDynamicAlpha}: coflows
@@ -52,16 +51,18 @@ public final class MaddWorkConserving {
 
     /** Flow indices sorted by (dst, src, flow id): CoflowSim iterates reducers, then mappers. */
     static int[] byDstSrcId(ClusterState state, int[] flows) {
-        Integer[] boxed = new Integer[flows.length];
+        // flows arrive in ascending id order, so sorting (dst, src, position) keeps ids ordered within a
+        // pair; packing the key into a long keeps the sort primitive at tens of thousands of flows.
+        long hosts = state.network().hostCount();
+        long[] key = new long[flows.length];
         for (int k = 0; k < flows.length; k++) {
-            boxed[k] = flows[k];
+            long pair = state.flow(flows[k]).dst() * hosts + state.flow(flows[k]).src();
+            key[k] = (pair << 31) | k;
         }
-        Arrays.sort(boxed, Comparator.<Integer>comparingInt(f -> state.flow(f).dst())
-                .thenComparingInt(f -> state.flow(f).src())
-                .thenComparing(f -> state.flow(f).id()));
+        Arrays.sort(key);
         int[] out = new int[flows.length];
         for (int k = 0; k < flows.length; k++) {
-            out[k] = boxed[k];
+            out[k] = flows[(int) (key[k] & 0x7fffffffL)];
         }
         return out;
     }

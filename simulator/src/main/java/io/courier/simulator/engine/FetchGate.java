@@ -32,13 +32,15 @@ final class FetchGate {
         }
     }
 
-    /** A fetch finished: its reducer starts the next waiting one, if any. */
-    void finished(int flow) {
+    /** A fetch finished: its reducer starts the next waiting one, if any; true when one started. */
+    boolean finished(int flow) {
         int c = table.coflowOf[flow];
         int r = table.queueOf[flow];
         int[] queue = table.fetchQueues[c][r];
         if (next[c][r] < queue.length) {
             table.state[queue[next[c][r]++]] = FlowTable.RUNNING;
+            return true;
         }
+        return false;
     }
 }

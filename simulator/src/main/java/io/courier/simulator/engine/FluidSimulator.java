@@ -12,6 +12,7 @@ import io.courier.scheduler.model.Network;
 import io.courier.simulator.workload.Workload;
 import io.courier.simulator.workload.WorkloadCoflow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -23,12 +24,14 @@ import java.util.List;
  * and the network ({@link CourierTransport}) and the Hadoop fetch model limits the fetches each reducer
  * runs ({@link FetchGate}).
  *
- * <p>Flows whose completion instants coincide within a relative 1e-9 are completed in one event. A
- * simulation runs on the calling thread and owns everything it creates.
+ * <p>Flows whose completion instants coincide within a relative 1e-9 are completed in one event. With
+ * {@link Triggers#COFLOW} the scheduler is called again only when a coflow completes (CoflowSim's
+ * semantics). A simulation runs on the calling thread and owns everything it creates.
  */
 public final class FluidSimulator {
     private static final long MAX_EVENTS = 50_000_000L;
     private static final double PROGRESS_EVERY_NANOS = 0.5e9;
+    private static final long POSITION_MASK = (1L << 22) - 1;
 
     private final Workload workload;
     private final CoflowScheduler scheduler;
@@ -81,71 +84,64 @@ public final class FluidSimulator {
         double now = coflows.isEmpty() ? 0.0 : admission[0];
         long decisions = 0;
         long events = 0;
+        Epoch epoch = null;
         while (results.size() < coflows.size()) {
             if (++events > MAX_EVENTS) {
                 throw new IllegalStateException(label + ": no end after " + MAX_EVENTS + " events at t=" + now
                         + " s; " + results.size() + " of " + coflows.size() + " coflows done");
             }
+            boolean admitted = false;
             while (nextAdmission < coflows.size() && admission[nextAdmission] <= now) {
                 active.add(nextAdmission);
                 gate.admit(nextAdmission);
                 nextAdmission++;
+                admitted = true;
             }
             if (active.isEmpty()) {
                 now = admission[nextAdmission];
                 continue;
             }
-            Snapshot snap = snapshot(now, active, admission);
-            ClusterState view = snap.state.viewFor(scheduler.needs());
-            Decision decision;
-            try {
-                decision = scheduler.schedule(view);
-            } catch (RuntimeException e) {
-                throw new IllegalStateException(label + " failed at t=" + now + " s with " + active.size()
-                        + " active coflows: " + e.getMessage(), e);
+            if (epoch == null || admitted || now >= epoch.wake) {
+                if (epoch != null) {
+                    epoch.settle(now);
+                }
+                epoch = decide(now, active, admission, nextAdmission);
+                decisions++;
             }
-            decisions++;
-            double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
-            List<int[]> networkFlows = new ArrayList<>();
-            if (courier != null) {
-                rate = courier.apply(snap.state, decision, rate, networkFlows);
-            } else {
-                for (int i = 0; i < rate.length; i++) {
-                    if (rate[i] > 0) {
-                        networkFlows.add(new int[] {snap.state.flow(i).src(), snap.state.flow(i).dst()});
-                    }
-                }
+            // The next instant something happens: a completion, an admission or the scheduler's wake-up.
+            double next = Math.min(epoch.nextCompletion(), epoch.wake);
+            if (nextAdmission < coflows.size()) {
+                next = Math.min(next, admission[nextAdmission]);
             }
-            checkCapacity(snap.state, rate, now);
-            double next = nextEvent(snap, rate, now, view, decision, admission, nextAdmission);
-            double dt = next - now;
-            meter.record(networkFlows, dt);
-            // Advance every running flow; complete the ones that reach their size at 'next' (within tolerance).
-            List<Integer> finished = new ArrayList<>();
-            for (int i = 0; i < snap.global.length; i++) {
-                int g = snap.global[i];
-                if (table.state[g] != FlowTable.RUNNING) {
-                    continue;
-                }
-                table.lastRate[g] = rate[i];
-                table.sent[g] = Math.min(table.size[g], table.sent[g] + rate[i] * dt);
-                double rem = table.size[g] - table.sent[g];
-                if (rem <= Math.max(1e-7 * table.size[g], rate[i] * 1e-9 * Math.max(1.0, next))) {
-                    table.sent[g] = table.size[g];
-                    finished.add(g);
-                }
+            if (Double.isInfinite(next) && epoch.completedAny()) {
+                // Coflow triggers: flows finished since the decision and the rest are paused; ask again.
+                epoch.settle(now);
+                epoch = null;
+                continue;
+            }
+            if (Double.isInfinite(next)) {
+                throw new IllegalStateException(label + " stalls at t=" + now + " s: no flow has a positive rate, "
+                        + "nothing arrives and the scheduler asks for no wake-up (" + active.size()
+                        + " active coflows)");
             }
             now = next;
-            for (int g : finished) {
+            boolean reschedule = false;
+            for (int g : epoch.completeUntil(now)) {
                 table.state[g] = FlowTable.DONE;
-                gate.finished(g);
+                table.sent[g] = table.size[g];
+                reschedule |= options.triggers() == Triggers.FLOW | gate.finished(g);
                 int c = table.coflowOf[g];
                 if (--pendingFlows[c] == 0) {
                     WorkloadCoflow wc = coflows.get(c);
                     results.add(new CoflowResult(wc.id(), admission[c], now, wc.weight(), wc.totalBytes(),
                             wc.width(), wc.largestFlowBytes()));
                     active.remove(Integer.valueOf(c));
+                    reschedule = true;
                 }
+            }
+            if (reschedule) {
+                epoch.settle(now);
+                epoch = null;
             }
             long t = System.nanoTime();
             if (t - lastProgress > PROGRESS_EVERY_NANOS) {
@@ -153,9 +149,138 @@ public final class FluidSimulator {
                 lastProgress = t;
             }
         }
+        if (epoch != null) {
+            epoch.settle(now);
+        }
         progress.progress(now, results.size(), coflows.size());
         return new SimulationResult(label, options.courier(), results, meter.stats(), decisions,
                 (System.nanoTime() - started) / 1e9);
+    }
+
+    /** Calls the scheduler and fixes every running flow's rate until the next decision. */
+    private Epoch decide(double now, List<Integer> active, double[] admission, int nextAdmission) {
+        Snapshot snap = snapshot(now, active, admission);
+        ClusterState view = snap.state.viewFor(scheduler.needs());
+        Decision decision;
+        try {
+            decision = scheduler.schedule(view);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(label + " failed at t=" + now + " s with " + active.size()
+                    + " active coflows: " + e.getMessage(), e);
+        }
+        double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
+        List<int[]> networkFlows = new ArrayList<>();
+        if (courier != null) {
+            rate = courier.apply(snap.state, decision, rate, networkFlows);
+        } else {
+            for (int i = 0; i < rate.length; i++) {
+                if (rate[i] > 0) {
+                    networkFlows.add(new int[] {snap.state.flow(i).src(), snap.state.flow(i).dst()});
+                }
+            }
+        }
+        checkCapacity(snap.state, rate, now);
+        double wake = scheduler.nextWakeup(view, decision);
+        if (!(wake > now + 1e-9 * Math.max(1.0, now))) {
+            wake = Double.POSITIVE_INFINITY; // a wake-up at (or before) now is no later event
+        }
+        return new Epoch(now, snap.global, rate, wake, networkFlows);
+    }
+
+    /**
+     * The interval between two decisions: rates are constant, so every running flow's completion instant
+     * is known up front and flows are completed in that order without touching the others; their bytes
+     * are brought up to date ({@link #settle}) only when the interval ends.
+     */
+    private final class Epoch {
+        final double start;
+        final double wake;
+        private final int[] flows;
+        private final double[] rate;
+        private final List<int[]> networkFlows;
+        private final long[] order;     // completion instants' ranks packed with positions, ascending
+        private final double[] finish;  // completion instant by position (+∞ = not in this interval)
+        private int cursor;
+
+        Epoch(double start, int[] global, double[] rate, double wake, List<int[]> networkFlows) {
+            this.start = start;
+            this.flows = global;
+            this.rate = rate;
+            this.wake = wake;
+            this.networkFlows = networkFlows;
+            this.finish = new double[global.length];
+            int n = 0;
+            for (int i = 0; i < global.length; i++) {
+                int g = global[i];
+                if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
+                    finish[i] = start + table.remaining(g) / rate[i];
+                    n++;
+                } else {
+                    finish[i] = Double.POSITIVE_INFINITY;
+                }
+            }
+            this.order = completionOrder(finish, n, start);
+        }
+
+        /**
+         * Positions with a finite completion instant, earliest first. The sort key is the instant's
+         * offset from the interval start with its lowest bits replaced by the position: a primitive sort
+         * at hundreds of thousands of flows, and instants closer than 2^-30 (1e-9) relative may swap,
+         * which is the tolerance that batches simultaneous completions anyway.
+         */
+        private long[] completionOrder(double[] at, int n, double from) {
+            if (at.length > POSITION_MASK) {
+                throw new IllegalStateException(label + ": more than " + POSITION_MASK + " flows in one decision");
+            }
+            long[] key = new long[n];
+            int k = 0;
+            for (int i = 0; i < at.length; i++) {
+                if (at[i] < Double.POSITIVE_INFINITY) {
+                    long bits = Double.doubleToLongBits(Math.max(0.0, at[i] - from));
+                    key[k++] = (bits & ~POSITION_MASK) | i;
+                }
+            }
+            Arrays.sort(key);
+            for (k = 0; k < n; k++) {
+                key[k] &= POSITION_MASK;
+            }
+            return key;
+        }
+
+        boolean completedAny() {
+            return cursor > 0;
+        }
+
+        double nextCompletion() {
+            return cursor < order.length ? finish[(int) order[cursor]] : Double.POSITIVE_INFINITY;
+        }
+
+        /**
+         * The flows that complete by {@code t}: those whose instant is {@code t} within a relative 1e-9
+         * (simultaneous completions are one event).
+         */
+        List<Integer> completeUntil(double t) {
+            List<Integer> done = new ArrayList<>();
+            double limit = t + 1e-9 * Math.max(1.0, t - start);
+            while (cursor < order.length && finish[(int) order[cursor]] <= limit) {
+                int i = (int) order[cursor++];
+                table.lastRate[flows[i]] = rate[i];
+                done.add(flows[i]);
+            }
+            return done;
+        }
+
+        /** Ends the interval at {@code t}: bytes sent by the flows still running, rates as measured. */
+        void settle(double t) {
+            meter.record(networkFlows, t - start);
+            for (int i = 0; i < flows.length; i++) {
+                int g = flows[i];
+                if (table.state[g] == FlowTable.RUNNING && finish[i] > t) {
+                    table.sent[g] = Math.min(table.size[g], table.sent[g] + rate[i] * (t - start));
+                    table.lastRate[g] = rate[i];
+                }
+            }
+        }
     }
 
     /**
@@ -210,30 +335,6 @@ public final class FluidSimulator {
             g[i] = global.get(i);
         }
         return new Snapshot(b.build(), g);
-    }
-
-    private double nextEvent(Snapshot snap, double[] rate, double now, ClusterState view, Decision decision,
-            double[] admission, int nextAdmission) {
-        double next = Double.POSITIVE_INFINITY;
-        if (nextAdmission < admission.length) {
-            next = admission[nextAdmission];
-        }
-        double wake = scheduler.nextWakeup(view, decision);
-        if (wake > now + 1e-9 * Math.max(1.0, now) && wake < next) {
-            next = wake;
-        }
-        for (int i = 0; i < snap.global.length; i++) {
-            int g = snap.global[i];
-            if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
-                next = Math.min(next, now + table.remaining(g) / rate[i]);
-            }
-        }
-        if (Double.isInfinite(next)) {
-            throw new IllegalStateException(label + " stalls at t=" + now + " s: no flow has a positive rate, "
-                    + "nothing arrives and the scheduler asks for no wake-up (" + snap.state.coflowCount()
-                    + " active coflows)");
-        }
-        return next;
     }
 
     private void checkCapacity(ClusterState state, double[] rate, double now) {

@@ -6,7 +6,8 @@ import io.courier.scheduler.planning.SelectAndSplit;
  * How the network and the hosts behave around the scheduler (issue "simulator", SCHEDULERS.md §11):
  * the Hadoop fetch model (at most {@code parallelCopies} concurrent fetches per reducer, 0 = unlimited),
  * Courier's planning ({@code MaxNum} network flows per sending host, split while larger than
- * {@code MinSize}), and CoflowSim's admission in fixed epochs (0 = admit at arrival). Immutable.
+ * {@code MinSize}), CoflowSim's admission in fixed epochs (0 = admit at arrival), and when the scheduler
+ * is called again ({@link Triggers}). Immutable.
  */
 public final class SimulationOptions {
     /** Hadoop's {@code mapreduce.reduce.shuffle.parallelcopies} default. */
@@ -17,9 +18,10 @@ public final class SimulationOptions {
     private final int maxFlows;
     private final double minSplitSize;
     private final double admissionEpoch;
+    private final Triggers triggers;
 
     private SimulationOptions(int parallelCopies, boolean courier, int maxFlows, double minSplitSize,
-            double admissionEpoch) {
+            double admissionEpoch, Triggers triggers) {
         if (parallelCopies < 0) {
             throw new IllegalArgumentException("parallel copies must be >= 0 (0 = unlimited), got " + parallelCopies);
         }
@@ -37,31 +39,40 @@ public final class SimulationOptions {
         this.maxFlows = maxFlows;
         this.minSplitSize = minSplitSize;
         this.admissionEpoch = admissionEpoch;
+        this.triggers = triggers;
     }
 
     /** Every flow runs from its coflow's arrival; no Courier; admission at arrival. */
     public static SimulationOptions defaults() {
-        return new SimulationOptions(0, false, SelectAndSplit.UNLIMITED, 1048576.0, 0.0);
+        return new SimulationOptions(0, false, SelectAndSplit.UNLIMITED, 1048576.0, 0.0, Triggers.FLOW);
     }
 
     public SimulationOptions withParallelCopies(int n) {
-        return new SimulationOptions(n, courier, maxFlows, minSplitSize, admissionEpoch);
+        return new SimulationOptions(n, courier, maxFlows, minSplitSize, admissionEpoch, triggers);
     }
 
     public SimulationOptions withCourier(boolean on) {
-        return new SimulationOptions(parallelCopies, on, maxFlows, minSplitSize, admissionEpoch);
+        return new SimulationOptions(parallelCopies, on, maxFlows, minSplitSize, admissionEpoch, triggers);
     }
 
     public SimulationOptions withMaxFlows(int n) {
-        return new SimulationOptions(parallelCopies, courier, n, minSplitSize, admissionEpoch);
+        return new SimulationOptions(parallelCopies, courier, n, minSplitSize, admissionEpoch, triggers);
     }
 
     public SimulationOptions withMinSplitSize(double bytes) {
-        return new SimulationOptions(parallelCopies, courier, maxFlows, bytes, admissionEpoch);
+        return new SimulationOptions(parallelCopies, courier, maxFlows, bytes, admissionEpoch, triggers);
     }
 
     public SimulationOptions withAdmissionEpoch(double seconds) {
-        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, seconds);
+        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, seconds, triggers);
+    }
+
+    public SimulationOptions withTriggers(Triggers t) {
+        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, admissionEpoch, t);
+    }
+
+    public Triggers triggers() {
+        return triggers;
     }
 
     public int parallelCopies() {

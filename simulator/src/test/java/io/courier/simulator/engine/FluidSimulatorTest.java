@@ -151,6 +151,21 @@ class FluidSimulatorTest {
         assertCcts(sc, r, "A", 1, "B", 1);
     }
 
+    /**
+     * One coflow, a→x (1) and a→y (3) sharing up(a). Flow triggers give a→y all of up(a) once a→x is done
+     * (CCT 4); coflow triggers, like CoflowSim, keep its half rate until the coflow ends (CCT 6).
+     */
+    @Test
+    void coflowTriggersKeepRatesUntilACoflowEvent() {
+        Scenario sc = Scenario.unitCapacity().coflow("A", 0).flow("a", "x", 1).flow("a", "y", 3).build();
+        SimulationResult exact = run(sc, create("fair"), SimulationOptions.defaults());
+        SimulationResult coflowSim = run(sc, create("fair"), SimulationOptions.defaults().withTriggers(Triggers.COFLOW));
+        assertCcts(sc, exact, "A", 4);
+        assertCcts(sc, coflowSim, "A", 6);
+        assertEquals(2, exact.decisions());
+        assertEquals(1, coflowSim.decisions());
+    }
+
     /** A scheduler that pauses everything and asks for no wake-up is reported, not looped on. */
     @Test
     void stallIsReportedWithContext() {
