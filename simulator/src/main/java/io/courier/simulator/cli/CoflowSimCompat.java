@@ -1,5 +1,6 @@
 package io.courier.simulator.cli;
 
+import io.courier.simulator.workload.TraceWorkloads;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,8 +19,8 @@ import java.util.Map;
  * </ul>
  */
 public final class CoflowSimCompat {
-    /** CoflowSim's {@code simulationTimestep} of 10·1024 simulated ms, i.e. 10 s. */
-    public static final double ADMISSION_EPOCH_SECONDS = 10.0;
+    /** CoflowSim's {@code simulationTimestep} of 10·1024 simulated ms, i.e. 10 s in the trace's CoflowSim time unit. */
+    public static final double ADMISSION_EPOCH_SECONDS = TraceWorkloads.COFLOWSIM_ADMISSION_EPOCH;
 
     private CoflowSimCompat() {
     }

@@ -53,7 +53,15 @@ public final class CourierCli implements Runnable {
         simulate.usageMessage().footer(footer.toArray(new String[0]));
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine where = ex.getCommandLine();
-            where.getErr().println(name(where) + ": " + ex.getMessage() + " (see '" + name(where) + " --help')");
+            String hint = "";
+            if (ex instanceof CommandLine.UnmatchedArgumentException) {
+                List<String> s = ((CommandLine.UnmatchedArgumentException) ex).getSuggestions();
+                if (!s.isEmpty()) {
+                    hint = "; did you mean " + String.join(" or ", s) + "?";
+                }
+            }
+            where.getErr().println(name(where) + ": " + ex.getMessage() + hint + " (see '" + name(where)
+                    + " --help')");
             where.getErr().flush();
             return EXIT_USAGE;
         });

@@ -2,8 +2,10 @@ package io.courier.simulator.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.courier.scheduler.planning.SelectAndSplit;
+import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerRegistry;
 import io.courier.simulator.engine.FluidSimulator;
+import io.courier.simulator.engine.ProgressListener;
 import io.courier.simulator.engine.SimulationOptions;
 import io.courier.simulator.engine.SimulationResult;
 import io.courier.simulator.report.ReportFiles;
@@ -17,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,14 +42,15 @@ import picocli.CommandLine.Spec;
                 + "and report CCTs (average, p50/p90/p99, weighted, per coflow bin) and concurrent flows per port.",
             "Times are in seconds, sizes in bytes."},
         footer = {"", "Examples:",
-            "  courier simulate --trace FB2010-1Hr-150-0.txt --scheduler fair,varys,aalo --out results",
-            "  courier simulate --workload hosts=16,jobs=50,reducersPerHost=20 --scheduler fair,aalo "
-                + "--compare-courier --parallel-copies 5 --format json",
-            "  courier simulate --trace FB2010-1Hr-150-0.txt --scheduler 'aalo(firstThreshold=4194304,epoch=1)' "
-                + "--coflowsim-compat",
+            "  courier simulate --trace FB2010-1Hr-150-0.txt --scheduler fair,varys,aalo \\",
+            "      --out results",
+            "  courier simulate --workload hosts=16,jobs=50,reducersPerHost=20 \\",
+            "      --scheduler fair,aalo --compare-courier --parallel-copies 5 --format json",
+            "  courier simulate --trace FB2010-1Hr-150-0.txt --coflowsim-compat \\",
+            "      --scheduler 'fair,varys,aalo(firstThreshold=4194304,epoch=1)'",
             "",
-            "Exit codes: 0 success, 2 bad input (unknown option or scheduler, bad number, missing file), "
-                + "1 any other failure."})
+            "Exit codes: 0 success, 2 bad input (unknown option or scheduler, bad number,",
+            "missing file), 1 any other failure."})
 public final class SimulateCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -57,7 +61,7 @@ public final class SimulateCommand implements Callable<Integer> {
     /** Exactly one workload source. */
     static final class Source {
         @Option(names = "--trace", paramLabel = "FILE", required = true,
-                description = "Coflow-benchmark trace file (e.g. FB2010-1Hr-150-0.txt).")
+                description = "A trace in the coflow-benchmark format, such as the FB trace.")
         Path trace;
 
         @Option(names = "--workload", paramLabel = "SPEC", required = true,
@@ -144,23 +148,49 @@ public final class SimulateCommand implements Callable<Integer> {
     static String[] schedulerHelp(SchedulerRegistry registry, SimulationDefaults defaults) {
         List<String> lines = new ArrayList<>();
         lines.add("");
-        lines.add("Schedulers (name: parameters with their defaults; details in docs/schedulers.md):");
+        lines.add("Schedulers and their parameters with defaults (details: docs/schedulers.md):");
         for (String name : registry.names()) {
-            StringBuilder sb = new StringBuilder("  ").append(name).append(':');
-            List<io.courier.scheduler.registry.ParameterSpec> ps = registry.factory(name).parameters();
-            if (ps.isEmpty()) {
-                sb.append(" (no parameters)");
+            List<String> items = new ArrayList<>();
+            for (ParameterSpec p : registry.factory(name).parameters()) {
+                items.add(p.name() + "=" + readable(p.defaultValue()));
             }
-            for (int i = 0; i < ps.size(); i++) {
-                sb.append(i == 0 ? " " : ", ").append(ps.get(i).name()).append('=').append(ps.get(i).defaultValue());
-            }
-            lines.add(sb.toString());
+            wrap("  " + name + ":", items.isEmpty() ? Collections.singletonList("(no parameters)") : items, lines);
         }
-        lines.add("Simulator defaults (applied unless the parameter is given):");
+        lines.add("Simulator defaults (unless given; reasons in docs/configuration.md):");
         for (SimulationDefaults.Setting s : defaults.overrides()) {
-            lines.add("  " + s.scheduler() + "(" + s.parameter() + "=" + s.value() + "): " + s.reason());
+            lines.add("  " + s.scheduler() + "(" + s.parameter() + "=" + s.value() + ")");
         }
         return lines.toArray(new String[0]);
+    }
+
+    /** {@code 1.048576E7} reads better as {@code 10485760}. */
+    private static String readable(String value) {
+        try {
+            double d = Double.parseDouble(value);
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+                return Long.toString((long) d);
+            }
+        } catch (NumberFormatException e) {
+            // not a number: shown as it is
+        }
+        return value;
+    }
+
+    /** Help lines of at most 78 characters; continuation lines are indented under the first item. */
+    private static void wrap(String head, List<String> items, List<String> lines) {
+        StringBuilder line = new StringBuilder(head);
+        String indent = "      ";
+        for (int i = 0; i < items.size(); i++) {
+            String item = items.get(i) + (i < items.size() - 1 ? "," : "");
+            if (line.length() + 1 + item.length() > 78 && line.length() > indent.length()) {
+                lines.add(line.toString());
+                line = new StringBuilder(indent);
+            } else {
+                line.append(' ');
+            }
+            line.append(item);
+        }
+        lines.add(line.toString());
     }
 
     /** One planned run: a scheduler with or without Courier. */
@@ -206,7 +236,7 @@ public final class SimulateCommand implements Callable<Integer> {
             ProgressLine progress = new ProgressLine(err, "[" + (i + 1) + "/" + runs.size() + "] " + r.name(),
                     inPlace, System::nanoTime);
             SimulationResult result = FluidSimulator.run(workload, r.scheduler.create(), r.scheduler.label(),
-                    options.withCourier(r.courier), quiet ? io.courier.simulator.engine.ProgressListener.NONE : progress);
+                    options.withCourier(r.courier), quiet ? ProgressListener.NONE : progress);
             if (!quiet) {
                 progress.finish(result.coflows().size(), result.wallSeconds());
             }

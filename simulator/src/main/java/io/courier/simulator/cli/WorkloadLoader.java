@@ -52,6 +52,9 @@ final class WorkloadLoader {
     }
 
     private static Workload fromTrace(Path trace, boolean coflowSimCompat, Double portCapacity) {
+        if (Files.isDirectory(trace)) {
+            throw new UsageException("trace file " + trace + " is a directory");
+        }
         if (!Files.isRegularFile(trace)) {
             throw new UsageException("trace file not found: " + trace);
         }

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Run summaries as one JSON object: {@code {"workload":…, "options":{…}, "runs":[{"scheduler":…, "courier":…,
- * "coflows":…, "avgCct":…, "p50Cct":…, "p90Cct":…, "p99Cct":…, "avgWeightedCct":…, "makespan":…,
- * "maxConcurrentFlowsPerPort":…, "meanConcurrentFlowsPerPort":…, "decisions":…, "wallSeconds":…,
- * "parameters":{…}, "bins":{"SN":{"coflows":…, "avgCct":…, "p99Cct":…}, …}}, …]}}}. Times are seconds; a
- * statistic that does not exist (NaN, e.g. the average of an empty bin) is {@code null}, because JSON has no NaN.
- * The listed run fields are a stable interface for scripts: fields may be added, never removed.
+ * Run summaries as one JSON object with the fields {@code workload}, {@code options} and {@code runs}, an array
+ * with one object per run: {@code scheduler, courier, coflows, avgCct, p50Cct, p90Cct, p99Cct, avgWeightedCct,
+ * makespan, maxConcurrentFlowsPerPort, meanConcurrentFlowsPerPort, decisions, wallSeconds}, {@code parameters}
+ * (every effective scheduler parameter) and {@code bins} (for SN, LN, SW, LW: {@code coflows, avgCct, p99Cct}).
+ * Times are seconds; a statistic that does not exist (NaN, e.g. the average of an empty bin) is {@code null},
+ * because JSON has no NaN. The run fields are a stable interface for scripts: fields may be added, never removed.
  */
 public final class SummaryJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()

@@ -26,7 +26,7 @@ class CourierCliTest {
                 "--port-capacity", "--coflowsim-compat", "--out", "--format", "--baseline", "--quiet", "--help")) {
             assertTrue(r.out.contains(o), o + " missing from help:\n" + r.out);
         }
-        for (String s : Arrays.asList("fair:", "varys:", "aalo:", "sincronia:", "firstThreshold=10485760.0",
+        for (String s : Arrays.asList("fair:", "varys:", "aalo:", "sincronia:", "firstThreshold=10485760,",
                 "aalo(epoch=Infinity)", "table, json, csv")) {
             assertTrue(r.out.contains(s), s + " missing from help:\n" + r.out);
         }
@@ -48,14 +48,14 @@ class CourierCliTest {
     void unknownOptionAndCommand() {
         assertOneLine(CliRun.of("simulate", "--trace", "x", "-s", "fair", "--frobnicate"),
                 "courier simulate: Unknown option: '--frobnicate'");
-        assertOneLine(CliRun.of("simulat"), "courier: Unmatched argument at index 0: 'simulat'");
+        assertOneLine(CliRun.of("simulat"), "courier: Unmatched argument at index 0: 'simulat'; did you mean simulate?");
     }
 
     @Test
     void missingOrDoubleSource() {
-        assertOneLine(CliRun.of("simulate", "-s", "fair"), "courier simulate: Missing required argument");
+        assertOneLine(CliRun.of("simulate", "-s", "fair"), "courier simulate: Error: Missing required argument (specify one of these): (--trace=FILE | --workload=SPEC)");
         assertOneLine(CliRun.of("simulate", "-s", "fair", "--trace", "a", "--workload", "hosts=2"),
-                "courier simulate: Error: --trace=<trace>, --workload=<workload> are mutually exclusive");
+                "courier simulate: Error: --trace=FILE, --workload=SPEC are mutually exclusive");
     }
 
     @Test
@@ -101,6 +101,8 @@ class CourierCliTest {
         Path missing = dir.resolve("nope.txt");
         assertOneLine(CliRun.of("simulate", "--trace", missing.toString(), "-s", "fair"),
                 "courier simulate: trace file not found: " + missing);
+        assertOneLine(CliRun.of("simulate", "--trace", dir.toString(), "-s", "fair"),
+                "courier simulate: trace file " + dir + " is a directory");
         Path bad = dir.resolve("bad.txt");
         Files.write(bad, "4 1\n1 0 1 0 1 2-1.0\n".getBytes(StandardCharsets.UTF_8));
         assertOneLine(CliRun.of("simulate", "--trace", bad.toString(), "-s", "fair"),
