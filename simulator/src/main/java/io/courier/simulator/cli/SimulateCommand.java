@@ -7,6 +7,7 @@ import io.courier.scheduler.registry.SchedulerRegistry;
 import io.courier.simulator.engine.FluidSimulator;
 import io.courier.simulator.engine.ProgressListener;
 import io.courier.simulator.engine.SimulationOptions;
+import io.courier.simulator.engine.Triggers;
 import io.courier.simulator.engine.SimulationResult;
 import io.courier.simulator.report.ReportFiles;
 import io.courier.simulator.report.RunSummary;
@@ -23,6 +24,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -119,6 +121,13 @@ public final class SimulateCommand implements Callable<Integer> {
                     + "1024 ms = 1 s), admission in 10 s epochs, and fair/varys/aalo named without parameters "
                     + "run as fair(coflowsim=true), varys(staticKey=true), aalo(coflowsim=true).")
     private boolean coflowSimCompat;
+
+    @Option(names = "--triggers", paramLabel = "WHEN",
+            description = "When the scheduler is called again besides arrivals and its own wake-ups: flow = at every "
+                    + "flow completion (exact, the spec's rule; default), coflow = only when a coflow completes or a "
+                    + "waiting fetch starts (CoflowSim's rule, far fewer decisions on wide traces; the default with "
+                    + "--coflowsim-compat).")
+    private String triggers;
 
     @Option(names = "--out", paramLabel = "DIR",
             description = "Also write summary.json, summary.csv, coflows-<run>.csv per run, cct-cdf.png and "
@@ -303,7 +312,16 @@ public final class SimulateCommand implements Callable<Integer> {
                 .withMaxFlows(maxFlows == null ? SelectAndSplit.UNLIMITED : maxFlows)
                 .withMinSplitSize(minSplitSize);
         if (coflowSimCompat) {
-            o = o.withAdmissionEpoch(CoflowSimCompat.ADMISSION_EPOCH_SECONDS);
+            o = o.withAdmissionEpoch(CoflowSimCompat.ADMISSION_EPOCH_SECONDS).withTriggers(Triggers.COFLOW);
+        }
+        if (triggers != null) {
+            if (triggers.equals("flow")) {
+                o = o.withTriggers(Triggers.FLOW);
+            } else if (triggers.equals("coflow")) {
+                o = o.withTriggers(Triggers.COFLOW);
+            } else {
+                throw new UsageException("--triggers must be flow or coflow, got '" + triggers + "'");
+            }
         }
         return o;
     }
@@ -370,6 +388,7 @@ public final class SimulateCommand implements Callable<Integer> {
         m.put("maxFlows", maxFlows == null ? "unlimited" : (Object) maxFlows);
         m.put("minSplitSize", o.minSplitSize());
         m.put("admissionEpoch", o.admissionEpoch());
+        m.put("triggers", o.triggers().name().toLowerCase(Locale.ROOT));
         m.put("loadScale", loadScale);
         m.put("coflowsimCompat", coflowSimCompat);
         if (weights != null) {
