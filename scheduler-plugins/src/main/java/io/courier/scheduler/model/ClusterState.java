@@ -26,7 +26,7 @@ public final class ClusterState {
     private final boolean sizesVisible;
     // Derived indexes, shared between a state and its size-hiding view.
     private final Map<CoflowId, Integer> coflowIndex;
-    private final Map<FlowId, Integer> flowIndex;
+    private final FlowIndex flowIndex;
     private final int[] coflowOfFlow;
     private final int[][] flowsOfCoflow;
     private final int[][] resources;
@@ -34,7 +34,7 @@ public final class ClusterState {
 
     private ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
             double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
-            Map<FlowId, Integer> flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
+            FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
             int[][] unfinishedOfCoflow) {
         this.now = now;
         this.network = network;
@@ -83,8 +83,7 @@ public final class ClusterState {
 
     /** Index of a flow in {@link #flows()}, or -1 when it is not part of this state. */
     public int indexOf(FlowId id) {
-        Integer i = flowIndex.get(id);
-        return i == null ? -1 : i;
+        return flowIndex.indexOf(id);
     }
 
     public List<Flow> flows() {
@@ -282,7 +281,6 @@ public final class ClusterState {
                 }
             }
             int hosts = network.hostCount();
-            Map<FlowId, Integer> fIndex = new HashMap<>(flows.size() * 2);
             int[] coflowOf = new int[flows.size()];
             int[] perCoflow = new int[sorted.size()];
             int[][] res = new int[flows.size()][];
@@ -291,9 +289,6 @@ public final class ClusterState {
                 Integer c = cIndex.get(f.coflow());
                 if (c == null) {
                     throw new IllegalArgumentException(f.id() + " belongs to unknown coflow " + f.coflow());
-                }
-                if (fIndex.put(f.id(), i) != null) {
-                    throw new IllegalArgumentException("duplicate flow id " + f.id() + " in " + f.coflow());
                 }
                 if (f.src() >= hosts || f.dst() >= hosts) {
                     throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): host " + f.src() + "->"
@@ -331,7 +326,7 @@ public final class ClusterState {
                 unfinished[c] = unfinished(byCoflow[c], fl);
             }
             return new ClusterState(now, network, Collections.unmodifiableList(sorted), fl, linkEstimate.clone(),
-                    true, cIndex, fIndex, coflowOf, byCoflow, res, unfinished);
+                    true, cIndex, FlowIndex.of(fl), coflowOf, byCoflow, res, unfinished);
         }
 
         private static int[] unfinished(int[] members, List<Flow> fl) {

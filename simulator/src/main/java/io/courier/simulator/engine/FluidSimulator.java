@@ -42,6 +42,7 @@ public final class FluidSimulator {
     private final FetchGate gate;
     private final CourierTransport courier;
     private final ConcurrencyMeter meter;
+    private final Flow[] flowCache;
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
             ProgressListener progress) {
@@ -57,6 +58,7 @@ public final class FluidSimulator {
                         options.maxFlows(), options.minSplitSize())
                 : null;
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
+        this.flowCache = new Flow[table.flows];
     }
 
     /**
@@ -312,29 +314,51 @@ public final class FluidSimulator {
     private Snapshot snapshot(double now, List<Integer> active, double[] admission) {
         Network net = workload.network();
         ClusterState.Builder b = ClusterState.builder(net).now(now);
-        List<Integer> global = new ArrayList<>();
+        int capacity = 0;
+        for (int c : active) {
+            capacity += table.flowsOfCoflow[c].length;
+        }
+        int[] g = new int[capacity];
+        int n = 0;
         for (int c : active) {
             WorkloadCoflow wc = workload.coflows().get(c);
             CoflowId id = CoflowId.of(wc.id());
             b.coflow(new Coflow(id, admission[c], wc.weight()));
-            for (int g : table.flowsOfCoflow[c]) {
-                if (table.state[g] == FlowTable.WAITING) {
+            for (int flow : table.flowsOfCoflow[c]) {
+                if (table.state[flow] == FlowTable.WAITING) {
                     continue; // a fetch not started yet is not on the network
                 }
-                Flow.Builder fb = Flow.builder(FlowId.of(g), id, table.src[g], table.dst[g])
-                        .size(table.size[g]).sent(table.sent[g]).finished(table.state[g] == FlowTable.DONE);
-                if (!Double.isNaN(table.lastRate[g])) {
-                    fb.measuredRate(table.lastRate[g]).lastDesiredRate(table.lastRate[g]);
-                }
-                b.flow(fb.build());
-                global.add(g);
+                b.flow(flowObject(flow, id));
+                g[n++] = flow;
             }
         }
-        int[] g = new int[global.size()];
-        for (int i = 0; i < g.length; i++) {
-            g[i] = global.get(i);
-        }
+        g = Arrays.copyOf(g, n);
         return new Snapshot(b.build(), g);
+    }
+
+    /**
+     * The model's view of flow {@code g}. Finished and paused flows do not change between decisions, so
+     * their last object is reused: at trace scale most flows of an active coflow are in one of those states.
+     */
+    private Flow flowObject(int g, CoflowId coflow) {
+        Flow cached = flowCache[g];
+        boolean done = table.state[g] == FlowTable.DONE;
+        if (cached != null && cached.sent() == table.sent[g] && cached.finished() == done
+                && sameRate(cached, table.lastRate[g])) {
+            return cached;
+        }
+        Flow.Builder fb = Flow.builder(FlowId.of(g), coflow, table.src[g], table.dst[g])
+                .size(table.size[g]).sent(table.sent[g]).finished(done);
+        if (!Double.isNaN(table.lastRate[g])) {
+            fb.measuredRate(table.lastRate[g]).lastDesiredRate(table.lastRate[g]);
+        }
+        Flow f = fb.build();
+        flowCache[g] = f;
+        return f;
+    }
+
+    private static boolean sameRate(Flow f, double rate) {
+        return Double.isNaN(rate) ? !f.hasMeasuredRate() : f.hasMeasuredRate() && f.measuredRate() == rate;
     }
 
     private void checkCapacity(ClusterState state, double[] rate, double now) {
