@@ -35,6 +35,7 @@ public final class SendScheduler {
     private final SelectAndSplit selector;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, Long> pending = new HashMap<>();
+    private final Map<String, Integer> streams = new HashMap<>();
     private final Map<String, FlowId> syntheticIds = new HashMap<>();
     private Decision decision;
     private List<FlowBinding> bindings = new ArrayList<>();
@@ -69,12 +70,33 @@ public final class SendScheduler {
 
     /** A stream of {@code job} to {@code peer} with {@code bytes} to send has started. */
     public void streamStarted(String job, String peer, long bytes) {
-        adjust(job, peer, bytes);
+        synchronized (this) {
+            String k = SendPlan.key(job, peer);
+            pending.put(k, pending.getOrDefault(k, 0L) + bytes);
+            streams.put(k, streams.getOrDefault(k, 0) + 1);
+            rebuild();
+        }
+        notifyListeners();
     }
 
     /** A stream ended (sent, cancelled or failed) with {@code unsentBytes} left. */
     public void streamEnded(String job, String peer, long unsentBytes) {
-        adjust(job, peer, -unsentBytes);
+        synchronized (this) {
+            String k = SendPlan.key(job, peer);
+            Integer n = streams.get(k);
+            if (n == null) {
+                return;
+            }
+            if (n <= 1) {
+                streams.remove(k);
+                pending.remove(k);
+            } else {
+                streams.put(k, n - 1);
+                pending.put(k, Math.max(0, pending.get(k) - unsentBytes));
+            }
+            rebuild();
+        }
+        notifyListeners();
     }
 
     /** Bytes a stream has sent, so pending sizes stay current at the next rebuild (no rebuild now). */
@@ -82,22 +104,8 @@ public final class SendScheduler {
         String k = SendPlan.key(job, peer);
         Long v = pending.get(k);
         if (v != null) {
-            pending.put(k, v - bytes);
+            pending.put(k, Math.max(0, v - bytes));
         }
-    }
-
-    private void adjust(String job, String peer, long delta) {
-        synchronized (this) {
-            String k = SendPlan.key(job, peer);
-            long v = pending.getOrDefault(k, 0L) + delta;
-            if (v <= 0 && delta < 0) {
-                pending.remove(k);
-            } else {
-                pending.put(k, Math.max(0, v));
-            }
-            rebuild();
-        }
-        notifyListeners();
     }
 
     private void notifyListeners() {

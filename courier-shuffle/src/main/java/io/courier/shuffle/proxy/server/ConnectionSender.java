@@ -45,7 +45,8 @@ final class ConnectionSender {
     private String peer;
     private PeerPlan peerPlan = PeerPlan.UNPLANNED;
     private long queued;
-    private double virtualTime;
+    /** Per rank, the start tag of the last block sent: where a stream joining that rank starts (SFQ virtual time). */
+    private final Map<Integer, Double> virtualTime = new HashMap<>();
     private ScheduledFuture<?> wakeup;
     private boolean closed;
     private boolean pumping;
@@ -76,12 +77,17 @@ final class ConnectionSender {
     }
 
     void add(OutboundStream s) {
-        s.pass = virtualTime;
         streams.put(s.id, s);
         scheduler.streamStarted(s.job, peer, s.remaining);
-        // streamStarted notified us (replan) through the event loop; make the new stream's weight right now.
+        // streamStarted may notify us through the event loop; make the new stream's class right now.
         replan();
+        s.pass = virtualTime(s.streamClass.rank());
         pump();
+    }
+
+    private double virtualTime(int rank) {
+        Double v = virtualTime.get(rank);
+        return v == null ? 0.0 : v;
     }
 
     void credit(int streamId, int bytes) {
@@ -92,8 +98,10 @@ final class ConnectionSender {
         boolean wasEligible = s.eligible();
         s.credit += bytes;
         if (!wasEligible) {
-            // A stream that waited for credit does not get to catch up on the bytes it could not send.
-            s.pass = Math.max(s.pass, virtualTime);
+            // A stream that waited for credit may catch up at most one block on the bytes it could not send
+            // (like a flow re-entering a fair queue), so a short credit round trip costs it no share.
+            double lag = Wire.MAX_DATA / Math.max(s.weight, 1e-9);
+            s.pass = Math.max(s.pass, virtualTime(s.streamClass.rank()) - lag);
         }
         pump();
     }
@@ -157,8 +165,13 @@ final class ConnectionSender {
         }
         for (OutboundStream s : streams.values()) {
             StreamClass c = plan.classOf(s.job, peer);
+            double w = c.weight() / perJob.get(s.job);
+            if (c.rank() != s.streamClass.rank() || Double.compare(w, s.weight) != 0) {
+                // Passes are bytes / weight: a stream whose class or weight changes restarts at its rank's clock.
+                s.pass = virtualTime(c.rank());
+            }
             s.streamClass = c;
-            s.weight = c.weight() / perJob.get(s.job);
+            s.weight = w;
         }
     }
 
@@ -223,8 +236,8 @@ final class ConnectionSender {
             s.position += n;
             s.remaining -= n;
             s.credit -= n;
+            virtualTime.put(s.streamClass.rank(), s.pass);
             s.pass += n / s.weight;
-            virtualTime = s.pass;
             if (s.remaining == 0) {
                 s.lastWrite = channel.write(new EndFrame(s.id));
                 streams.remove(s.id);
