@@ -2,6 +2,8 @@ package io.courier.shuffle.proxy;
 
 import io.courier.shuffle.proxy.auth.SecretLookup;
 import io.courier.shuffle.proxy.client.ClientCounters;
+import io.courier.shuffle.proxy.client.FetchHandle;
+import io.courier.shuffle.proxy.client.SegmentConsumer;
 import io.courier.shuffle.proxy.client.ProxyClient;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
@@ -99,6 +101,15 @@ public final class CourierProxy implements Closeable {
      */
     public SegmentStream fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret) {
         return client().fetch(peer, job, mapAttempt, partition, jobSecret);
+    }
+
+    /**
+     * Like {@link #fetch(String, String, String, int, byte[])}, with the bytes handed to {@code consumer} on the
+     * proxy's event loop (no thread hand-off; the consumer must not block).
+     */
+    public FetchHandle fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret,
+            SegmentConsumer consumer) {
+        return client().fetch(peer, job, mapAttempt, partition, jobSecret, consumer);
     }
 
     /** The sender-side block scheduler: give it the current decision for the flows this node sends. */

@@ -35,8 +35,8 @@ final class PeerConnection {
     private final MemoryBudget nodeBudget;
     private final ClientCounters counters;
     private final Runnable onClosed;
-    private final Map<Integer, SegmentStream> streams = new HashMap<>();
-    private final ArrayDeque<SegmentStream> waiting = new ArrayDeque<>();
+    private final Map<Integer, ClientStream> streams = new HashMap<>();
+    private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
     private final Runnable budgetWaiter = this::admitFromAnyThread;
     private Channel channel;
     private boolean closed;
@@ -64,7 +64,7 @@ final class PeerConnection {
     }
 
     /** Queues a fetch (any thread). */
-    void submit(SegmentStream s, byte[] secret) {
+    void submit(ClientStream s, byte[] secret) {
         s.secret = secret.clone();
         s.requestMac = FetchAuthenticator.requestMac(secret, s.job(), s.mapAttempt(), s.partition());
         s.attach(this);
@@ -93,11 +93,11 @@ final class PeerConnection {
         }
         closed = true;
         nodeBudget.removeWaiter(budgetWaiter);
-        List<SegmentStream> all = new ArrayList<>(streams.values());
+        List<ClientStream> all = new ArrayList<>(streams.values());
         all.addAll(waiting);
         streams.clear();
         waiting.clear();
-        for (SegmentStream s : all) {
+        for (ClientStream s : all) {
             failOne(s, ErrorCode.PEER_LOST, "connection to " + peer + " lost: " + why);
         }
         onClosed.run();
@@ -119,7 +119,7 @@ final class PeerConnection {
                 nodeBudget.addWaiter(budgetWaiter);
                 break;
             }
-            SegmentStream s = waiting.poll();
+            ClientStream s = waiting.poll();
             reserved += window;
             s.id = nextId++;
             s.granted = window;
@@ -136,14 +136,18 @@ final class PeerConnection {
         }
     }
 
-    /** A reader consumed {@code n} bytes (reader thread): grant them back in batches of half a window. */
-    void consumed(SegmentStream s, int n) {
+    /** A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. */
+    void consumed(ClientStream s, int n) {
         if (s.unacked.addAndGet(n) >= window / 2) {
-            loop.execute(() -> grant(s));
+            if (loop.inEventLoop()) {
+                grant(s);
+            } else {
+                loop.execute(() -> grant(s));
+            }
         }
     }
 
-    private void grant(SegmentStream s) {
+    private void grant(ClientStream s) {
         long n = s.unacked.getAndSet(0);
         if (n <= 0 || closed || !s.open || streams.get(s.id) != s) {
             return;
@@ -153,7 +157,7 @@ final class PeerConnection {
     }
 
     /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
-    void streamDone(SegmentStream s, boolean cancel) {
+    void streamDone(ClientStream s, boolean cancel) {
         loop.execute(() -> {
             waiting.remove(s);
             if (streams.get(s.id) == s && s.open) {
@@ -167,7 +171,7 @@ final class PeerConnection {
         });
     }
 
-    private void release(SegmentStream s) {
+    private void release(ClientStream s) {
         if (s.id == 0 || s.released) {
             return; // never admitted, or already released
         }
@@ -184,7 +188,7 @@ final class PeerConnection {
     }
 
     void onHeader(SegmentHeaderFrame h) {
-        SegmentStream s = streams.get(h.streamId());
+        ClientStream s = streams.get(h.streamId());
         if (s == null) {
             rejected(h.streamId());
             return;
@@ -203,7 +207,7 @@ final class PeerConnection {
     }
 
     void onData(DataFrame d) {
-        SegmentStream s = streams.get(d.streamId());
+        ClientStream s = streams.get(d.streamId());
         int n = d.content().readableBytes();
         if (s == null) {
             d.release();
@@ -227,7 +231,7 @@ final class PeerConnection {
     }
 
     void onEnd(int streamId) {
-        SegmentStream s = streams.remove(streamId);
+        ClientStream s = streams.remove(streamId);
         if (s == null) {
             rejected(streamId);
             return;
@@ -245,7 +249,7 @@ final class PeerConnection {
             }
             return;
         }
-        SegmentStream s = streams.remove(e.streamId());
+        ClientStream s = streams.remove(e.streamId());
         if (s == null) {
             rejected(e.streamId());
             return;
@@ -255,7 +259,7 @@ final class PeerConnection {
     }
 
     /** Fails one stream, tells the peer to stop it, and returns its budget. */
-    private void abort(SegmentStream s, ErrorCode code, String message) {
+    private void abort(ClientStream s, ErrorCode code, String message) {
         streams.remove(s.id);
         if (s.open && channel != null) {
             channel.writeAndFlush(new CancelFrame(s.id));
@@ -264,7 +268,7 @@ final class PeerConnection {
         failOne(s, code, message);
     }
 
-    private void failOne(SegmentStream s, ErrorCode code, String message) {
+    private void failOne(ClientStream s, ErrorCode code, String message) {
         if (s.fail(new FetchException(code, message))) {
             counters.streamsFailed.incrementAndGet();
         }

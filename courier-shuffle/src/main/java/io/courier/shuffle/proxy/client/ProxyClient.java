@@ -53,6 +53,17 @@ public final class ProxyClient {
         return s;
     }
 
+    /**
+     * Like {@link #fetch(String, String, String, int, byte[])}, but the bytes go to {@code consumer} on the
+     * connection's event loop, with no thread hand-off.
+     */
+    public FetchHandle fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret,
+            SegmentConsumer consumer) {
+        CallbackStream s = new CallbackStream(peer, job, mapAttempt, partition, consumer);
+        connectionTo(peer).submit(s, jobSecret);
+        return s;
+    }
+
     public ClientCounters counters() {
         return counters;
     }

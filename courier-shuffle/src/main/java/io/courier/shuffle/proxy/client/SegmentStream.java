@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One segment fetched through the local proxy, as a reducer consumes it: wait for the {@link SegmentHeader},
@@ -18,23 +17,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link FetchException} from {@code awaitHeader} or {@code read}. {@link #close()} before the end cancels
  * the fetch. One reader thread at a time; the proxy's event loop feeds it.
  */
-public final class SegmentStream implements Closeable {
-    private final String peer;
-    private final String job;
-    private final String mapAttempt;
-    private final int partition;
+public final class SegmentStream extends ClientStream implements Closeable {
     private final ArrayDeque<ByteBuf> chunks = new ArrayDeque<>();
     private final InputStream in = new Data();
-    // Event-loop-confined bookkeeping of the owning connection.
-    int id;
-    byte[] secret;
-    byte[] requestMac;
-    long granted;
-    long wireReceived;
-    boolean open;
-    boolean released;
-    final AtomicLong unacked = new AtomicLong();
-    private PeerConnection connection;
     private SegmentHeader header;
     private FetchException failure;
     private boolean ended;
@@ -43,26 +28,7 @@ public final class SegmentStream implements Closeable {
     private long read;
 
     SegmentStream(String peer, String job, String mapAttempt, int partition) {
-        this.peer = peer;
-        this.job = job;
-        this.mapAttempt = mapAttempt;
-        this.partition = partition;
-    }
-
-    public String peer() {
-        return peer;
-    }
-
-    public String job() {
-        return job;
-    }
-
-    public String mapAttempt() {
-        return mapAttempt;
-    }
-
-    public int partition() {
-        return partition;
+        super(peer, job, mapAttempt, partition);
     }
 
     /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
@@ -112,26 +78,20 @@ public final class SegmentStream implements Closeable {
         }
     }
 
-    private synchronized PeerConnection connection() {
-        return connection;
-    }
-
-    synchronized void attach(PeerConnection c) {
-        this.connection = c;
-    }
-
     // ---- called on the connection's event loop ----
 
+    @Override
     synchronized void onHeader(SegmentHeader h) {
         header = h;
         notifyAll();
     }
 
+    @Override
     synchronized boolean hasHeader() {
         return header != null;
     }
 
-    /** Takes ownership of {@code buf}. */
+    @Override
     synchronized void onData(ByteBuf buf) {
         received += buf.readableBytes();
         if (closed || failure != null) {
@@ -142,6 +102,7 @@ public final class SegmentStream implements Closeable {
         notifyAll();
     }
 
+    @Override
     synchronized void onEnd() {
         ended = true;
         if (header != null && received != header.compressedLength()) {
@@ -152,7 +113,7 @@ public final class SegmentStream implements Closeable {
         notifyAll();
     }
 
-    /** Whether this call set the failure (the first failure wins). */
+    @Override
     synchronized boolean fail(FetchException e) {
         if (failure != null || (ended && received == expected())) {
             return false;
@@ -172,11 +133,6 @@ public final class SegmentStream implements Closeable {
         while ((b = chunks.poll()) != null) {
             b.release();
         }
-    }
-
-    @Override
-    public String toString() {
-        return "segment(" + job + ", " + mapAttempt + ", reduce=" + partition + ", from " + peer + ")";
     }
 
     private final class Data extends InputStream {
@@ -222,7 +178,7 @@ public final class SegmentStream implements Closeable {
                     }
                     read += n;
                 }
-                c = connection;
+                c = connection();
             }
             if (eof) {
                 close();

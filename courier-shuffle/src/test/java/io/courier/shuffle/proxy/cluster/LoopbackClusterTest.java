@@ -172,4 +172,51 @@ class LoopbackClusterTest {
             c.outputs(1).verifyChecksum(b);
         }
     }
+
+    @Test
+    void callbackConsumersReceiveTheSameBytesOnTheEventLoop() throws Exception {
+        try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults())) {
+            c.secrets().put(job(0), secret(0));
+            MapOutputFiles f = c.outputs(1).write(job(0), map(0, 1, 0), 3, 300, 1000, 11);
+            List<java.util.concurrent.CompletableFuture<byte[]>> results = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                java.util.concurrent.CompletableFuture<byte[]> result = new java.util.concurrent.CompletableFuture<>();
+                java.io.ByteArrayOutputStream sink = new java.io.ByteArrayOutputStream();
+                c.proxy(0).fetch(c.id(1), job(0), map(0, 1, 0), r, secret(0),
+                        new io.courier.shuffle.proxy.client.SegmentConsumer() {
+                            @Override
+                            public void onHeader(io.courier.shuffle.proxy.client.SegmentHeader header) {
+                            }
+
+                            @Override
+                            public void onData(java.nio.ByteBuffer data) {
+                                byte[] b = new byte[data.remaining()];
+                                data.get(b);
+                                sink.write(b, 0, b.length);
+                            }
+
+                            @Override
+                            public void onComplete() {
+                                result.complete(sink.toByteArray());
+                            }
+
+                            @Override
+                            public void onFailure(io.courier.shuffle.proxy.client.FetchException failure) {
+                                result.completeExceptionally(failure);
+                            }
+                        });
+                results.add(result);
+            }
+            for (int r = 0; r < 3; r++) {
+                byte[] got = results.get(r).get(30, TimeUnit.SECONDS);
+                assertArrayEquals(c.outputs(1).expectedSegment(f, r), got);
+                c.outputs(1).verifyChecksum(got);
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (c.proxy(0).reservedBytes() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(0, c.proxy(0).reservedBytes(), "completed callback fetches return their windows");
+        }
+    }
 }
