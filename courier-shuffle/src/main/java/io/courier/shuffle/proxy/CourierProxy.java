@@ -85,7 +85,7 @@ public final class CourierProxy implements Closeable {
         address = new NodeAddress(config.host(), bound.getPort());
         scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize());
         client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
-                config.nodeMaxInFlight(), config.connectTimeoutMillis());
+                config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
         return address.id();
     }
 
@@ -120,6 +120,11 @@ public final class CourierProxy implements Closeable {
 
     public ServerCounters serverCounters() {
         return serverCounters;
+    }
+
+    /** How many connections the proxy {@code peer} asks this node to use towards it (see {@code CONNECTIONS}). */
+    public int connectionsWanted(String peer) {
+        return client().connectionsWanted(peer);
     }
 
     public ClientCounters clientCounters() {

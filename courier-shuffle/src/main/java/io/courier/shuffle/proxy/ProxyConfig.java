@@ -20,6 +20,7 @@ public final class ProxyConfig {
     public static final String CONNECT_TIMEOUT = "courier.proxy.connect.timeout.ms";
     public static final String MAX_NUM = "courier.proxy.maxNum";
     public static final String MIN_SIZE = "courier.proxy.minSize.bytes";
+    public static final String MAX_CONNECTIONS_PER_PEER = "courier.proxy.max-connections-per-peer";
 
     private final String host;
     private final int port;
@@ -32,10 +33,11 @@ public final class ProxyConfig {
     private final int connectTimeoutMillis;
     private final int maxNum;
     private final double minSize;
+    private final int maxConnectionsPerPeer;
 
     private ProxyConfig(String host, int port, int ioThreads, int streamWindow, long connectionMaxInFlight,
             long nodeMaxInFlight, long sendBuffer, boolean transferTo, int connectTimeoutMillis, int maxNum,
-            double minSize) {
+            double minSize, int maxConnectionsPerPeer) {
         check(port >= 0 && port <= 65535, PORT, "[0, 65535]", port);
         check(ioThreads >= 1, IO_THREADS, ">= 1", ioThreads);
         check(streamWindow >= 1024, STREAM_WINDOW, ">= 1024", streamWindow);
@@ -47,6 +49,7 @@ public final class ProxyConfig {
         check(connectTimeoutMillis >= 1, CONNECT_TIMEOUT, ">= 1", connectTimeoutMillis);
         check(maxNum >= 1, MAX_NUM, ">= 1", maxNum);
         check(minSize >= 0 && !Double.isInfinite(minSize), MIN_SIZE, "finite and >= 0", minSize);
+        check(maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", maxConnectionsPerPeer);
         this.host = host;
         this.port = port;
         this.ioThreads = ioThreads;
@@ -58,6 +61,7 @@ public final class ProxyConfig {
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.maxNum = maxNum;
         this.minSize = minSize;
+        this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     }
 
     private static void check(boolean ok, String key, String rule, Object value) {
@@ -69,7 +73,7 @@ public final class ProxyConfig {
     /** The defaults documented in docs/configuration.md. */
     public static ProxyConfig defaults() {
         return new ProxyConfig("127.0.0.1", 0, 2, 256 * 1024, 64L << 20, 256L << 20, 1L << 20, true, 10_000,
-                SelectAndSplit.UNLIMITED, 1 << 20);
+                SelectAndSplit.UNLIMITED, 1 << 20, 4);
     }
 
     /** Defaults overridden by the given {@code courier.proxy.*} properties; unknown keys are refused. */
@@ -90,6 +94,7 @@ public final class ProxyConfig {
                     case CONNECT_TIMEOUT: c = c.withConnectTimeoutMillis(Integer.parseInt(v)); break;
                     case MAX_NUM: c = c.withMaxNum(Integer.parseInt(v)); break;
                     case MIN_SIZE: c = c.withMinSize(Double.parseDouble(v)); break;
+                    case MAX_CONNECTIONS_PER_PEER: c = c.withMaxConnectionsPerPeer(Integer.parseInt(v)); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -102,57 +107,62 @@ public final class ProxyConfig {
 
     public ProxyConfig withHost(String v) {
         return new ProxyConfig(v, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withPort(int v) {
         return new ProxyConfig(host, v, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withIoThreads(int v) {
         return new ProxyConfig(host, port, v, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withStreamWindow(int v) {
         return new ProxyConfig(host, port, ioThreads, v, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withConnectionMaxInFlight(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, v, nodeMaxInFlight, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize);
+                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withNodeMaxInFlight(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, v, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize);
+                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withSendBuffer(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, v,
-                transferTo, connectTimeoutMillis, maxNum, minSize);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withTransferTo(boolean v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                v, connectTimeoutMillis, maxNum, minSize);
+                v, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withConnectTimeoutMillis(int v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, v, maxNum, minSize);
+                transferTo, v, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withMaxNum(int v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, v, minSize);
+                transferTo, connectTimeoutMillis, v, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withMinSize(double v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, v);
+                transferTo, connectTimeoutMillis, maxNum, v, maxConnectionsPerPeer);
+    }
+
+    public ProxyConfig withMaxConnectionsPerPeer(int v) {
+        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+                transferTo, connectTimeoutMillis, maxNum, minSize, v);
     }
 
     public String host() {
@@ -197,5 +207,9 @@ public final class ProxyConfig {
 
     public double minSize() {
         return minSize;
+    }
+
+    public int maxConnectionsPerPeer() {
+        return maxConnectionsPerPeer;
     }
 }

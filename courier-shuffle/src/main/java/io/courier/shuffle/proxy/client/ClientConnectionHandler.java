@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.client;
 
+import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
 import io.courier.shuffle.proxy.protocol.DataFrame;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
@@ -49,6 +50,9 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
                 break;
             case ERROR:
                 connection.onError((ErrorFrame) f);
+                break;
+            case CONNECTIONS:
+                connection.onConnections((ConnectionsFrame) f);
                 break;
             default:
                 ReferenceCountUtil.release(msg);

@@ -2,6 +2,7 @@ package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.auth.FetchAuthenticator;
 import io.courier.shuffle.proxy.protocol.CancelFrame;
+import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
 import io.courier.shuffle.proxy.protocol.CreditFrame;
 import io.courier.shuffle.proxy.protocol.DataFrame;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
@@ -17,10 +18,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 
 /**
- * The fetching side of the one unified connection from this proxy to a peer proxy. Every job, map and
- * reducer of this node shares it. A fetch is admitted (its FETCH sent) only when its window fits in both
+ * The fetching side of a unified connection from this proxy to a peer proxy. Every job, map and reducer
+ * of this node shares it (a pair has more than one only after the peer's SelectAndSplit split it). A fetch is admitted (its FETCH sent) only when its window fits in both
  * the connection's and the node's in-flight budget; the others wait in FIFO order. Streams are fed from
  * the connection's event loop; readers give credit back as they consume. When the connection is lost,
  * every stream on it fails with a retryable {@link ErrorCode#PEER_LOST} and the pool opens a new
@@ -35,6 +37,7 @@ final class PeerConnection {
     private final MemoryBudget nodeBudget;
     private final ClientCounters counters;
     private final Runnable onClosed;
+    private final IntConsumer onConnectionsHint;
     private final Map<Integer, ClientStream> streams = new HashMap<>();
     private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
     private final Runnable budgetWaiter = this::admitFromAnyThread;
@@ -44,7 +47,7 @@ final class PeerConnection {
     private long reserved;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
-            ClientCounters counters, Runnable onClosed) {
+            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
         this.self = self;
         this.peer = peer;
         this.loop = loop;
@@ -53,6 +56,7 @@ final class PeerConnection {
         this.nodeBudget = nodeBudget;
         this.counters = counters;
         this.onClosed = onClosed;
+        this.onConnectionsHint = onConnectionsHint;
     }
 
     EventLoop loop() {
@@ -185,6 +189,11 @@ final class PeerConnection {
 
     void onHandshake(HandshakeFrame h) {
         // The peer's identity is informational: the connection was opened to the endpoint we chose.
+    }
+
+    /** The serving peer's SelectAndSplit gave this pair {@code count} network flows. */
+    void onConnections(ConnectionsFrame f) {
+        onConnectionsHint.accept(f.count());
     }
 
     void onHeader(SegmentHeaderFrame h) {

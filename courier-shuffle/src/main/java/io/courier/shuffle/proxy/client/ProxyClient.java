@@ -12,12 +12,16 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
- * The fetching half of a proxy: at most one open {@link PeerConnection} per peer node, opened lazily by the
- * first fetch for that peer and shared by every later one; a lost connection is replaced on the next fetch.
+ * The fetching half of a proxy: one open {@link PeerConnection} per peer node, opened lazily by the first
+ * fetch for that peer and shared by every later one (more only when the peer's SelectAndSplit split the
+ * pair, capped by {@code courier.proxy.max-connections-per-peer}); a lost connection is replaced on the
+ * next fetch.
  * Uses the event loops of its owner ({@code CourierProxy}), which starts and stops them. Thread-safe.
  */
 public final class ProxyClient {
@@ -29,11 +33,14 @@ public final class ProxyClient {
     private final int connectTimeoutMillis;
     private final ClientCounters counters = new ClientCounters();
     private final FrameEncoder encoder = new FrameEncoder();
-    private final Map<String, PeerConnection> connections = new HashMap<>();
+    private final int maxConnectionsPerPeer;
+    private final Map<String, List<PeerConnection>> connections = new HashMap<>();
+    private final Map<String, Integer> desired = new HashMap<>();
+    private final Map<String, Integer> roundRobin = new HashMap<>();
     private boolean closed;
 
     public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
-            int connectTimeoutMillis) {
+            int connectTimeoutMillis, int maxConnectionsPerPeer) {
         if (window <= 0 || window > connectionBudget || connectionBudget > nodeBudget) {
             throw new IllegalArgumentException("need 0 < stream window (" + window + ") <= connection budget ("
                     + connectionBudget + ") <= node budget (" + nodeBudget + ")");
@@ -44,6 +51,7 @@ public final class ProxyClient {
         this.connectionBudget = connectionBudget;
         this.nodeBudget = new MemoryBudget(nodeBudget);
         this.connectTimeoutMillis = connectTimeoutMillis;
+        this.maxConnectionsPerPeer = maxConnectionsPerPeer;
     }
 
     /** Starts fetching {@code partition} of {@code mapAttempt} of {@code job} from the proxy {@code peer}. */
@@ -73,21 +81,38 @@ public final class ProxyClient {
         return nodeBudget.used();
     }
 
+    /**
+     * The connection for the next fetch to {@code peer}: one per peer, unless the peer asked for more
+     * (a split, at most {@code maxConnectionsPerPeer}); then new connections are opened lazily and fetches
+     * are spread over them round-robin.
+     */
     private synchronized PeerConnection connectionTo(String peer) {
         if (closed) {
             throw new IllegalStateException("proxy client of " + self + " is closed");
         }
-        PeerConnection c = connections.get(peer);
-        if (c != null) {
+        List<PeerConnection> list = connections.get(peer);
+        if (list == null) {
+            list = new ArrayList<>();
+            connections.put(peer, list);
+        }
+        int target = Math.min(maxConnectionsPerPeer, Math.max(1, desired.getOrDefault(peer, 1)));
+        if (list.size() < target) {
+            PeerConnection c = open(peer);
+            list.add(c);
             return c;
         }
+        int next = roundRobin.getOrDefault(peer, 0);
+        roundRobin.put(peer, next + 1);
+        return list.get(Math.floorMod(next, target));
+    }
+
+    private PeerConnection open(String peer) {
         NodeAddress address = NodeAddress.parse(peer);
         EventLoop loop = group.next();
         PeerConnection[] holder = new PeerConnection[1];
         PeerConnection conn = new PeerConnection(self, peer, loop, window, connectionBudget, nodeBudget, counters,
-                () -> forget(peer, holder[0]));
+                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n));
         holder[0] = conn;
-        connections.put(peer, conn);
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
@@ -106,9 +131,22 @@ public final class ProxyClient {
         return conn;
     }
 
+    private synchronized void connectionsWanted(String peer, int n) {
+        desired.put(peer, n);
+    }
+
+    /** How many connections the peer currently asks for (1 unless its SelectAndSplit split the pair). */
+    public synchronized int connectionsWanted(String peer) {
+        return desired.getOrDefault(peer, 1);
+    }
+
     private synchronized void forget(String peer, PeerConnection c) {
-        if (connections.get(peer) == c) {
-            connections.remove(peer);
+        List<PeerConnection> list = connections.get(peer);
+        if (list != null) {
+            list.remove(c);
+            if (list.isEmpty()) {
+                connections.remove(peer);
+            }
         }
     }
 

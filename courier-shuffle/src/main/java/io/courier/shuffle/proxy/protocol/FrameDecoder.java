@@ -101,6 +101,8 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 return new EndFrame(in.readInt());
             case CANCEL:
                 return new CancelFrame(in.readInt());
+            case CONNECTIONS:
+                return new ConnectionsFrame(in.readInt());
             case ERROR:
                 return new ErrorFrame(in.readInt(), ErrorCode.ofCode(in.readShort()), readString(in, Wire.MAX_MESSAGE));
             default:

@@ -77,6 +77,9 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
                 buf.writeInt(frame.streamId());
                 buf.writeInt(((CreditFrame) frame).bytes());
                 break;
+            case CONNECTIONS:
+                buf.writeInt(((ConnectionsFrame) frame).count());
+                break;
             case END:
             case CANCEL:
                 buf.writeInt(frame.streamId());

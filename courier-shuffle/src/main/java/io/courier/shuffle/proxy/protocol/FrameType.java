@@ -9,7 +9,8 @@ public enum FrameType {
     DATA(5),
     END(6),
     ERROR(7),
-    CANCEL(8);
+    CANCEL(8),
+    CONNECTIONS(9);
 
     private final byte code;
 

@@ -36,6 +36,7 @@ public final class SendScheduler {
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, Long> pending = new HashMap<>();
     private final Map<String, Integer> streams = new HashMap<>();
+    private final Map<String, Integer> connections = new HashMap<>();
     private final Map<String, FlowId> syntheticIds = new HashMap<>();
     private Decision decision;
     private List<FlowBinding> bindings = new ArrayList<>();
@@ -56,6 +57,24 @@ public final class SendScheduler {
 
     public void removeListener(Runnable onPlanChange) {
         listeners.remove(onPlanChange);
+    }
+
+    /** A fetching peer opened (+1) or closed (-1) a connection to this node: each one gets a share of the pair's rate. */
+    public void connectionsChanged(String peer, int delta) {
+        synchronized (this) {
+            int n = connections.getOrDefault(peer, 0) + delta;
+            if (n <= 0) {
+                connections.remove(peer);
+            } else {
+                connections.put(peer, n);
+            }
+        }
+        notifyListeners();
+    }
+
+    /** Connections currently open from {@code peer} (at least 1, for pacing). */
+    public synchronized int connectionsFrom(String peer) {
+        return Math.max(1, connections.getOrDefault(peer, 0));
     }
 
     /** Installs a new decision for the flows this node sends; {@code decision == null} means no scheduler. */

@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.server;
 
+import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
 import io.courier.shuffle.proxy.protocol.EndFrame;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
@@ -50,6 +51,8 @@ final class ConnectionSender {
     private ScheduledFuture<?> wakeup;
     private boolean closed;
     private boolean pumping;
+    /** The connection count last suggested to the peer (SelectAndSplit's flows for the pair); 1 is implied. */
+    private int hintedConnections = 1;
     private boolean pumpAgain;
 
     ConnectionSender(Channel channel, SendScheduler scheduler, ServerCounters counters, long sendBufferBytes,
@@ -65,6 +68,7 @@ final class ConnectionSender {
     void start(String peerNode) {
         this.peer = peerNode;
         scheduler.addListener(onPlanChange);
+        scheduler.connectionsChanged(peer, +1);
         replan();
     }
 
@@ -122,6 +126,9 @@ final class ConnectionSender {
         }
         closed = true;
         scheduler.removeListener(onPlanChange);
+        if (peer != null) {
+            scheduler.connectionsChanged(peer, -1);
+        }
         if (wakeup != null) {
             wakeup.cancel(false);
         }
@@ -156,8 +163,14 @@ final class ConnectionSender {
         SendPlan plan = scheduler.plan();
         peerPlan = plan.peer(peer);
         long now = System.nanoTime();
-        if (Double.compare(bucket.rate(), peerPlan.rate()) != 0) {
-            bucket.setRate(peerPlan.rate(), now);
+        // The pair's unified rate is shared by all its connections (more than one after a split).
+        double rate = peerPlan.rate() / scheduler.connectionsFrom(peer);
+        if (Double.compare(bucket.rate(), rate) != 0) {
+            bucket.setRate(rate, now);
+        }
+        if (peerPlan.running() && peerPlan.flows() != hintedConnections && channel.isActive()) {
+            hintedConnections = peerPlan.flows();
+            channel.writeAndFlush(new ConnectionsFrame(hintedConnections));
         }
         Map<String, Integer> perJob = new HashMap<>();
         for (OutboundStream s : streams.values()) {

@@ -237,4 +237,36 @@ class SchedulingOnTheWireTest {
             assertTrue(toTwo.endNanos > lastOfOne, "with MaxNum = 1 the smaller pair waits for the larger one");
         }
     }
+
+    @Test
+    void spareMaxNumSplitsALargePairOverMoreConnections() throws Exception {
+        // MaxNum 4, MinSize 1 MiB: one pair with > 2 MiB pending is split into 4 network flows (SCHEDULERS.md
+        // §11), so the sender asks the fetching proxy for 4 connections and new fetches spread over them.
+        ProxyConfig cfg = ProxyConfig.defaults().withMaxNum(4).withMinSize(1 << 20);
+        try (ProxyCluster c = new ProxyCluster(dir, 2, cfg)) {
+            c.secrets().put(HIGH, SECRET);
+            List<MapOutputFiles> maps = new ArrayList<>();
+            for (int m = 0; m < 8; m++) {
+                maps.add(c.outputs(1).write(HIGH, map(HIGH, m), 1, 800, 1500, m));
+            }
+            List<Timed> first = new ArrayList<>();
+            for (int m = 0; m < 2; m++) {
+                first.add(new Timed(c.proxy(0).fetch(c.id(1), HIGH, map(HIGH, m), 0, SECRET),
+                        c.outputs(1).expectedSegment(maps.get(m), 0)));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (c.proxy(0).connectionsWanted(c.id(1)) != 4 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(4, c.proxy(0).connectionsWanted(c.id(1)));
+            List<Timed> rest = new ArrayList<>();
+            for (int m = 2; m < 8; m++) {
+                rest.add(new Timed(c.proxy(0).fetch(c.id(1), HIGH, map(HIGH, m), 0, SECRET),
+                        c.outputs(1).expectedSegment(maps.get(m), 0)));
+            }
+            readAll(first, rest);
+            assertEquals(4L, (long) c.proxy(0).clientCounters().connectionsByPeer().get(c.id(1)));
+            assertEquals(4L, (long) c.proxy(1).serverCounters().connectionsByPeer().get(c.id(0)));
+        }
+    }
 }

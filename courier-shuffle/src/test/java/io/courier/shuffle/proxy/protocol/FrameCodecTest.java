@@ -56,7 +56,8 @@ class FrameCodecTest {
                 new CreditFrame(7, 65536),
                 new EndFrame(7),
                 new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac"),
-                new CancelFrame(7));
+                new CancelFrame(7),
+                new ConnectionsFrame(3));
         List<Object> decoded = decode(encode(frames.toArray(new Frame[0])));
         assertEquals(frames, decoded);
     }
