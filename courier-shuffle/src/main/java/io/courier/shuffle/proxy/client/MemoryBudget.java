@@ -1,6 +1,5 @@
 package io.courier.shuffle.proxy.client;
 
-import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -10,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class MemoryBudget {
     private final long capacity;
-    private final List<Runnable> waiters = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Runnable> waiters = new CopyOnWriteArrayList<>();
     private long used;
 
     public MemoryBudget(long capacity) {
@@ -48,8 +47,14 @@ public final class MemoryBudget {
         return capacity;
     }
 
+    /** Registers {@code r} once (registering it again while it waits has no effect). */
     public void addWaiter(Runnable r) {
-        waiters.add(r);
+        waiters.addIfAbsent(r);
+    }
+
+    /** Owners currently waiting for room. */
+    public int waiters() {
+        return waiters.size();
     }
 
     public void removeWaiter(Runnable r) {

@@ -38,6 +38,7 @@ public final class SendScheduler {
     private final Map<String, Integer> streams = new HashMap<>();
     private final Map<String, Integer> connections = new HashMap<>();
     private final Map<String, FlowId> syntheticIds = new HashMap<>();
+    private long nextSyntheticId;
     private Decision decision;
     private List<FlowBinding> bindings = new ArrayList<>();
     private volatile SendPlan plan = SendPlan.EMPTY;
@@ -109,6 +110,7 @@ public final class SendScheduler {
             if (n <= 1) {
                 streams.remove(k);
                 pending.remove(k);
+                syntheticIds.remove(k);
             } else {
                 streams.put(k, n - 1);
                 pending.put(k, Math.max(0, pending.get(k) - unsentBytes));
@@ -141,7 +143,7 @@ public final class SendScheduler {
         if (decision == null) {
             for (Map.Entry<String, Long> e : pending.entrySet()) {
                 String[] jp = e.getKey().split("\u0000", 2);
-                FlowId id = syntheticIds.computeIfAbsent(e.getKey(), k -> FlowId.of(syntheticIds.size()));
+                FlowId id = syntheticIds.computeIfAbsent(e.getKey(), k -> FlowId.of(nextSyntheticId++));
                 jobOf.put(id, jp[0]);
                 scheduled.add(PlannedFlow.unscheduled(id, new NodePair(self, jp[1]), e.getValue()));
             }

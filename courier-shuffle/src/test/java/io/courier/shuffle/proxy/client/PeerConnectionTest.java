@@ -158,6 +158,21 @@ class PeerConnectionTest {
     }
 
     @Test
+    void aConnectionWaitingForTheNodeBudgetRegistersOnce() {
+        MemoryBudget tight = new MemoryBudget(WINDOW);
+        ch = new EmbeddedChannel();
+        conn = new PeerConnection("me:1", "peer:2", ch.eventLoop(), WINDOW, 8 * WINDOW, tight, counters, () -> { },
+                n -> { });
+        ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(), new ClientConnectionHandler(conn));
+        conn.active(ch);
+        for (int i = 0; i < 5; i++) {
+            fetch();
+        }
+        assertEquals(1, tight.waiters(), "repeated admission attempts must not pile up waiters");
+        assertEquals(WINDOW, tight.used());
+    }
+
+    @Test
     void lostConnectionFailsEveryStreamRetryably() {
         open();
         SegmentStream a = fetch();
