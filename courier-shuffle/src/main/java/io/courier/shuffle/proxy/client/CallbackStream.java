@@ -3,7 +3,7 @@ package io.courier.shuffle.proxy.client;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.netty.buffer.ByteBuf;
 
-/** A fetch whose bytes go straight to a {@link SegmentConsumer} on the event loop; returned as a {@link FetchHandle}. */
+/** A fetch whose bytes go straight to a {@link SegmentConsumer} on the event loop; also its {@link FetchHandle}. */
 final class CallbackStream extends ClientStream implements FetchHandle {
     private final SegmentConsumer consumer;
     private SegmentHeader header;

@@ -22,7 +22,8 @@ import java.util.function.IntConsumer;
 
 /**
  * The fetching side of a unified connection from this proxy to a peer proxy. Every job, map and reducer
- * of this node shares it (a pair has more than one only after the peer's SelectAndSplit split it). A fetch is admitted (its FETCH sent) only when its window fits in both
+ * of this node shares it (a pair has more than one only after the peer's SelectAndSplit split it). A
+ * fetch is admitted (its FETCH sent) only when its window fits in both
  * the connection's and the node's in-flight budget; the others wait in FIFO order. Streams are fed from
  * the connection's event loop; readers give credit back as they consume. When the connection is lost,
  * every stream on it fails with a retryable {@link ErrorCode#PEER_LOST} and the pool opens a new

@@ -1,6 +1,6 @@
 package io.courier.shuffle.proxy.client;
 
-/** What a reducer learns before the bytes of a segment, as Hadoop's {@code ShuffleHeader}: verified by its reply MAC. */
+/** What a reducer learns before a segment's bytes, like Hadoop's {@code ShuffleHeader}; verified by its reply MAC. */
 public final class SegmentHeader {
     private final String mapAttempt;
     private final int partition;

@@ -1,6 +1,6 @@
 package io.courier.shuffle.proxy.protocol;
 
-/** Fails one stream ({@code streamId > 0}) or the whole connection ({@code streamId == 0}) with a code and a message. */
+/** Fails one stream ({@code streamId > 0}) or the connection ({@code streamId == 0}) with a code and a message. */
 public final class ErrorFrame implements Frame {
     private final int streamId;
     private final ErrorCode code;

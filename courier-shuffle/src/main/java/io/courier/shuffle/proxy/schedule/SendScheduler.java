@@ -60,7 +60,7 @@ public final class SendScheduler {
         listeners.remove(onPlanChange);
     }
 
-    /** A fetching peer opened (+1) or closed (-1) a connection to this node: each one gets a share of the pair's rate. */
+    /** A fetching peer opened (+1) or closed (-1) a connection to this node; each gets a share of the pair's rate. */
     public void connectionsChanged(String peer, int delta) {
         synchronized (this) {
             int n = connections.getOrDefault(peer, 0) + delta;

@@ -49,7 +49,8 @@ public final class SharedFileRegion extends AbstractReferenceCounted implements 
     public long transferTo(WritableByteChannel target, long pos) throws IOException {
         long left = count - pos;
         if (left < 0 || pos < 0) {
-            throw new IllegalArgumentException("position out of range: " + pos + " (expected: 0 - " + (count - 1) + ")");
+            throw new IllegalArgumentException("position out of range: " + pos + " (expected: 0 - " + (count - 1)
+                    + ")");
         }
         if (left == 0) {
             return 0L;

@@ -41,7 +41,8 @@ class PeerConnectionTest {
 
     private void open() {
         ch = new EmbeddedChannel();
-        conn = new PeerConnection("me:1", "peer:2", ch.eventLoop(), WINDOW, 2 * WINDOW, budget, counters, () -> { }, n -> { });
+        conn = new PeerConnection("me:1", "peer:2", ch.eventLoop(), WINDOW, 2 * WINDOW, budget, counters, () -> { },
+                n -> { });
         ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(), new ClientConnectionHandler(conn));
         conn.active(ch);
         assertEquals(new HandshakeFrame("me:1"), Frames.written(ch).get(0));
