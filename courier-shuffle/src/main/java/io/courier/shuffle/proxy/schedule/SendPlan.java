@@ -6,7 +6,10 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 
-/** An immutable snapshot of the sender's schedule: a {@link PeerPlan} per peer, a {@link StreamClass} per (job, peer). */
+/**
+ * An immutable snapshot of the sender's schedule: a {@link PeerPlan} per peer and a {@link StreamClass} per
+ * (job, peer).
+ */
 public final class SendPlan {
     /** The plan before any stream or decision exists. */
     public static final SendPlan EMPTY = new SendPlan(PlanningMode.NONE, Collections.<String, PeerPlan>emptyMap(),
