@@ -219,4 +219,17 @@ class LoopbackClusterTest {
             assertEquals(0, c.proxy(0).reservedBytes(), "completed callback fetches return their windows");
         }
     }
+
+    @Test
+    void hadoopsIFileInputStreamVerifiesTheSegmentStreamDirectly() throws Exception {
+        try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults())) {
+            c.secrets().put(job(0), secret(0));
+            c.outputs(1).write(job(0), map(0, 1, 0), 2, 400, 1000, 21);
+            SegmentStream s = c.proxy(0).fetch(c.id(1), job(0), map(0, 1, 0), 1, secret(0));
+            long length = s.awaitHeader(30, TimeUnit.SECONDS).compressedLength();
+            assertTrue(length > 4 * 64 * 1024, "segment must span several blocks: " + length);
+            // What MapOutput.shuffle does with the fetcher's stream: checksum verified while streaming.
+            c.outputs(1).verifyStreaming(s.data(), length);
+        }
+    }
 }

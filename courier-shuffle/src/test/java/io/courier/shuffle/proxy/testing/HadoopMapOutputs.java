@@ -83,9 +83,17 @@ public final class HadoopMapOutputs {
 
     /** Reads a fetched segment through Hadoop's {@link IFileInputStream}, which throws on a CRC32 mismatch. */
     public void verifyChecksum(byte[] segment) throws IOException {
-        try (IFileInputStream in = new IFileInputStream(new ByteArrayInputStream(segment), segment.length, conf)) {
+        verifyStreaming(new ByteArrayInputStream(segment), segment.length);
+    }
+
+    /**
+     * Reads {@code length} segment bytes from {@code stream} through {@link IFileInputStream}, as
+     * {@code IFileWrappedMapOutput.shuffle} does with the fetcher's stream; throws on a CRC32 mismatch.
+     */
+    public void verifyStreaming(java.io.InputStream stream, long length) throws IOException {
+        try (IFileInputStream in = new IFileInputStream(stream, length, conf)) {
             byte[] buf = new byte[8192];
-            long left = segment.length - 4L;
+            long left = length - 4L;
             while (left > 0) {
                 int n = in.read(buf, 0, (int) Math.min(buf.length, left));
                 if (n < 0) {
