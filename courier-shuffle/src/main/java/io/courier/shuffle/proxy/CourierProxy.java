@@ -8,6 +8,7 @@ import io.courier.shuffle.proxy.client.ProxyClient;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
@@ -18,6 +19,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -66,6 +68,11 @@ public final class CourierProxy implements Closeable {
         ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // Let buffered (non zero-copy) blocks queue up to the send buffer, so that one gathering write
+                // carries many frames; Netty's default 64 KiB high-water mark would flush them one by one.
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                        (int) Math.min(Integer.MAX_VALUE / 2, config.sendBuffer() / 2),
+                        (int) Math.min(Integer.MAX_VALUE, config.sendBuffer() + 2L * Wire.MAX_DATA)))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
