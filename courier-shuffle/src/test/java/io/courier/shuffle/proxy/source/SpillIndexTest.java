@@ -85,4 +85,21 @@ class SpillIndexTest {
         assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT,
                 assertThrows(SegmentException.class, () -> source.open(JOB, "attempt_1_0001_m_000001_0", 0)).code());
     }
+
+    @Test
+    void indexesAreCachedAndRereadWhenTheFileChanges() throws Exception {
+        HadoopMapOutputs out = new HadoopMapOutputs(dir);
+        MapOutputFiles files = out.write(JOB, MAP, 3, 5, 10, 6);
+        SegmentSource source = new SegmentSource(out.locator());
+        for (int p = 0; p < 3; p++) {
+            source.open(JOB, MAP, p);
+        }
+        assertEquals(1, source.indexReads(), "three reducers, one index read");
+        // A corrupted rewrite (different size) is noticed, read again and refused.
+        try (RandomAccessFile f = new RandomAccessFile(files.index(), "rw")) {
+            f.setLength(f.length() + 24);
+        }
+        assertEquals(ErrorCode.CORRUPT_INDEX,
+                assertThrows(SegmentException.class, () -> source.open(JOB, MAP, 0)).code());
+    }
 }
