@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Courier proxy throughput harness: one merged loopback connection carrying N concurrent segment streams
+# versus a plain Netty zero-copy transfer of the same bytes over one connection.
+# Usage: bench/proxy-throughput.sh [streams=100] [segmentMiB=4] [rounds=5] [warmups=3]   (run from anywhere)
+# JAVA_OPTS may set -Dcourier.proxy.<key>=<value> (docs/configuration.md) and -Dbench.readers=N (default 32).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mvn -B -q -o test-compile dependency:build-classpath -pl courier-shuffle -am \
+    -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test >/dev/null
+CP="courier-shuffle/target/test-classes:courier-shuffle/target/classes:scheduler-plugins/target/classes"
+CP="$CP:$(cat courier-shuffle/target/bench.classpath)"
+exec java -Xmx1g ${JAVA_OPTS:-} -cp "$CP" io.courier.shuffle.proxy.bench.ProxyThroughputBench "$@"

@@ -1,0 +1,179 @@
+package io.courier.shuffle.proxy;
+
+import io.courier.shuffle.proxy.auth.SecretLookup;
+import io.courier.shuffle.proxy.client.ClientCounters;
+import io.courier.shuffle.proxy.client.FetchHandle;
+import io.courier.shuffle.proxy.client.SegmentConsumer;
+import io.courier.shuffle.proxy.client.ProxyClient;
+import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.protocol.FrameDecoder;
+import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.courier.shuffle.proxy.protocol.Wire;
+import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.server.ServerConnectionHandler;
+import io.courier.shuffle.proxy.server.ServerCounters;
+import io.courier.shuffle.proxy.source.MapOutputLocator;
+import io.courier.shuffle.proxy.source.SegmentSource;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+
+import java.io.Closeable;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Courier proxy of one node: serves map-output segments to remote proxies over merged connections,
+ * and fetches segments for local reducers over one unified connection per peer (DESIGN.md "The data path").
+ * Owns its event loops: {@link #start()} binds, {@link #close()} stops everything it started.
+ */
+public final class CourierProxy implements Closeable {
+    private final ProxyConfig config;
+    private final SecretLookup secrets;
+    private final SegmentSource source;
+    private final ServerCounters serverCounters = new ServerCounters();
+    private EventLoopGroup boss;
+    private EventLoopGroup workers;
+    private ChannelGroup channels;
+    private Channel serverChannel;
+    private NodeAddress address;
+    private SendScheduler scheduler;
+    private ProxyClient client;
+
+    public CourierProxy(ProxyConfig config, SecretLookup secrets, MapOutputLocator locator) {
+        this.config = config;
+        this.secrets = secrets;
+        this.source = new SegmentSource(locator);
+    }
+
+    /** Binds the server port and readies the client; returns this proxy's node id ({@code host:port}). */
+    public synchronized String start() throws InterruptedException {
+        if (boss != null) {
+            throw new IllegalStateException("proxy already started at " + address);
+        }
+        boss = new NioEventLoopGroup(1, new DefaultThreadFactory("courier-proxy-accept", true));
+        workers = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("courier-proxy-io", true));
+        channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        FrameEncoder encoder = new FrameEncoder();
+        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                // Let buffered (non zero-copy) blocks queue up to the send buffer, so that one gathering write
+                // carries many frames; Netty's default 64 KiB high-water mark would flush them one by one.
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(
+                        (int) Math.min(Integer.MAX_VALUE / 2, config.sendBuffer() / 2),
+                        (int) Math.min(Integer.MAX_VALUE, config.sendBuffer() + 2L * Wire.MAX_DATA)))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        channels.add(ch);
+                        ch.pipeline().addLast(new FrameDecoder(), encoder, new ServerConnectionHandler(address.id(),
+                                secrets, source, scheduler, serverCounters, config.sendBuffer(),
+                                config.transferTo()));
+                    }
+                });
+        try {
+            serverChannel = b.bind(config.host(), config.port()).sync().channel();
+        } catch (InterruptedException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
+        address = new NodeAddress(config.host(), bound.getPort());
+        scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize());
+        client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
+                config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
+        return address.id();
+    }
+
+    /** This proxy's node id, {@code host:port}. */
+    public synchronized String nodeId() {
+        requireStarted();
+        return address.id();
+    }
+
+    /**
+     * Fetches reduce {@code partition} of {@code mapAttempt}'s output of {@code job} from the proxy {@code peer}
+     * for a local reducer, authenticated with the job's secret (the reducer's {@code getShuffleSecret()}).
+     */
+    public SegmentStream fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret) {
+        return client().fetch(peer, job, mapAttempt, partition, jobSecret);
+    }
+
+    /**
+     * Like {@link #fetch(String, String, String, int, byte[])}, with the bytes handed to {@code consumer} on the
+     * proxy's event loop (no thread hand-off; the consumer must not block).
+     */
+    public FetchHandle fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret,
+            SegmentConsumer consumer) {
+        return client().fetch(peer, job, mapAttempt, partition, jobSecret, consumer);
+    }
+
+    /** The sender-side block scheduler: give it the current decision for the flows this node sends. */
+    public synchronized SendScheduler scheduler() {
+        requireStarted();
+        return scheduler;
+    }
+
+    public ServerCounters serverCounters() {
+        return serverCounters;
+    }
+
+    /** How many connections the proxy {@code peer} asks this node to use towards it (see {@code CONNECTIONS}). */
+    public int connectionsWanted(String peer) {
+        return client().connectionsWanted(peer);
+    }
+
+    public ClientCounters clientCounters() {
+        return client().counters();
+    }
+
+    /** Bytes of stream windows currently reserved by local fetches (bounded by the node budget). */
+    public long reservedBytes() {
+        return client().reservedBytes();
+    }
+
+    private synchronized ProxyClient client() {
+        requireStarted();
+        return client;
+    }
+
+    private void requireStarted() {
+        if (address == null) {
+            throw new IllegalStateException("proxy is not started");
+        }
+    }
+
+    /** Closes the listening socket and every connection, and stops the event loops. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (client != null) {
+            client.close();
+        }
+        if (serverChannel != null) {
+            serverChannel.close().awaitUninterruptibly();
+            serverChannel = null;
+        }
+        if (channels != null) {
+            channels.close().awaitUninterruptibly();
+        }
+        if (boss != null) {
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            boss = null;
+        }
+        if (workers != null) {
+            workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
+            workers = null;
+        }
+    }
+}

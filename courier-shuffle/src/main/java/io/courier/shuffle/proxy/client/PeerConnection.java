@@ -1,0 +1,299 @@
+package io.courier.shuffle.proxy.client;
+
+import io.courier.shuffle.proxy.auth.FetchAuthenticator;
+import io.courier.shuffle.proxy.protocol.CancelFrame;
+import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
+import io.courier.shuffle.proxy.protocol.CreditFrame;
+import io.courier.shuffle.proxy.protocol.DataFrame;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.courier.shuffle.proxy.protocol.ErrorFrame;
+import io.courier.shuffle.proxy.protocol.FetchFrame;
+import io.courier.shuffle.proxy.protocol.HandshakeFrame;
+import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * The fetching side of a unified connection from this proxy to a peer proxy. Every job, map and reducer
+ * of this node shares it (a pair has more than one only after the peer's SelectAndSplit split it). A
+ * fetch is admitted (its FETCH sent) only when its window fits in both
+ * the connection's and the node's in-flight budget; the others wait in FIFO order. Streams are fed from
+ * the connection's event loop; readers give credit back as they consume. When the connection is lost,
+ * every stream on it fails with a retryable {@link ErrorCode#PEER_LOST} and the pool opens a new
+ * connection for the next fetch. All state is confined to {@link #loop}.
+ */
+final class PeerConnection {
+    private final String self;
+    private final String peer;
+    private final EventLoop loop;
+    private final int window;
+    private final long connectionBudget;
+    private final MemoryBudget nodeBudget;
+    private final ClientCounters counters;
+    private final Runnable onClosed;
+    private final IntConsumer onConnectionsHint;
+    private final Map<Integer, ClientStream> streams = new HashMap<>();
+    private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
+    private final Runnable budgetWaiter = this::admitFromAnyThread;
+    private Channel channel;
+    private boolean closed;
+    private int nextId = 1;
+    private long reserved;
+
+    PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
+            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
+        this.self = self;
+        this.peer = peer;
+        this.loop = loop;
+        this.window = window;
+        this.connectionBudget = connectionBudget;
+        this.nodeBudget = nodeBudget;
+        this.counters = counters;
+        this.onClosed = onClosed;
+        this.onConnectionsHint = onConnectionsHint;
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    String peer() {
+        return peer;
+    }
+
+    /** Queues a fetch (any thread). */
+    void submit(ClientStream s, byte[] secret) {
+        s.secret = secret.clone();
+        s.requestMac = FetchAuthenticator.requestMac(secret, s.job(), s.mapAttempt(), s.partition());
+        s.attach(this);
+        loop.execute(() -> {
+            if (closed) {
+                failOne(s, ErrorCode.PEER_LOST, "connection to " + peer + " is closed");
+                return;
+            }
+            waiting.add(s);
+            admit();
+        });
+    }
+
+    // ---- lifecycle (event loop) ----
+
+    void active(Channel ch) {
+        this.channel = ch;
+        counters.connectionOpened(peer);
+        ch.writeAndFlush(new HandshakeFrame(self));
+        admit();
+    }
+
+    void lost(String why) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        nodeBudget.removeWaiter(budgetWaiter);
+        List<ClientStream> all = new ArrayList<>(streams.values());
+        all.addAll(waiting);
+        streams.clear();
+        waiting.clear();
+        for (ClientStream s : all) {
+            failOne(s, ErrorCode.PEER_LOST, "connection to " + peer + " lost: " + why);
+        }
+        onClosed.run();
+    }
+
+    // ---- admission and credit ----
+
+    private void admitFromAnyThread() {
+        loop.execute(this::admit);
+    }
+
+    private void admit() {
+        if (closed || channel == null) {
+            return;
+        }
+        boolean wrote = false;
+        while (!waiting.isEmpty()) {
+            if (reserved + window > connectionBudget || !nodeBudget.tryReserve(window)) {
+                nodeBudget.addWaiter(budgetWaiter);
+                break;
+            }
+            ClientStream s = waiting.poll();
+            reserved += window;
+            s.id = nextId++;
+            s.granted = window;
+            s.open = true;
+            streams.put(s.id, s);
+            channel.write(new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), window, s.requestMac));
+            wrote = true;
+        }
+        if (waiting.isEmpty()) {
+            nodeBudget.removeWaiter(budgetWaiter);
+        }
+        if (wrote) {
+            channel.flush();
+        }
+    }
+
+    /** A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. */
+    void consumed(ClientStream s, int n) {
+        if (s.unacked.addAndGet(n) >= window / 2) {
+            if (loop.inEventLoop()) {
+                grant(s);
+            } else {
+                loop.execute(() -> grant(s));
+            }
+        }
+    }
+
+    private void grant(ClientStream s) {
+        long n = s.unacked.getAndSet(0);
+        if (n <= 0 || closed || !s.open || streams.get(s.id) != s) {
+            return;
+        }
+        s.granted += n;
+        channel.writeAndFlush(new CreditFrame(s.id, (int) n));
+    }
+
+    /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
+    void streamDone(ClientStream s, boolean cancel) {
+        loop.execute(() -> {
+            waiting.remove(s);
+            if (streams.get(s.id) == s && s.open) {
+                streams.remove(s.id);
+                s.open = false;
+                if (cancel && channel != null && !closed) {
+                    channel.writeAndFlush(new CancelFrame(s.id));
+                }
+            }
+            release(s);
+        });
+    }
+
+    private void release(ClientStream s) {
+        if (s.id == 0 || s.released) {
+            return; // never admitted, or already released
+        }
+        s.released = true;
+        reserved -= window;
+        nodeBudget.release(window);
+        admit();
+    }
+
+    // ---- inbound frames (event loop) ----
+
+    void onHandshake(HandshakeFrame h) {
+        // The peer's identity is informational: the connection was opened to the endpoint we chose.
+    }
+
+    /** The serving peer's SelectAndSplit gave this pair {@code count} network flows. */
+    void onConnections(ConnectionsFrame f) {
+        onConnectionsHint.accept(f.count());
+    }
+
+    void onHeader(SegmentHeaderFrame h) {
+        ClientStream s = streams.get(h.streamId());
+        if (s == null) {
+            rejected(h.streamId());
+            return;
+        }
+        if (!FetchAuthenticator.verifyReply(s.secret, s.requestMac, h.compressedLength(), h.rawLength(),
+                h.replyMac())) {
+            abort(s, ErrorCode.REPLY_AUTHENTICATION_FAILED, "reply MAC of " + s + " does not verify");
+            return;
+        }
+        if (!h.mapAttempt().equals(s.mapAttempt()) || h.partition() != s.partition()) {
+            abort(s, ErrorCode.MALFORMED_FRAME, "header for " + h.mapAttempt() + "/" + h.partition()
+                    + " answers " + s);
+            return;
+        }
+        s.onHeader(new SegmentHeader(h.mapAttempt(), h.partition(), h.compressedLength(), h.rawLength()));
+    }
+
+    void onData(DataFrame d) {
+        ClientStream s = streams.get(d.streamId());
+        int n = d.content().readableBytes();
+        if (s == null) {
+            d.release();
+            rejected(d.streamId());
+            return;
+        }
+        if (!s.hasHeader()) {
+            d.release();
+            abort(s, ErrorCode.MALFORMED_FRAME, "DATA before SEGMENT_HEADER on " + s);
+            return;
+        }
+        s.wireReceived += n;
+        if (s.wireReceived > s.granted) {
+            d.release();
+            abort(s, ErrorCode.MALFORMED_FRAME, "peer sent " + s.wireReceived + " bytes on " + s + " but only "
+                    + s.granted + " were granted");
+            return;
+        }
+        counters.bytesReceived.addAndGet(n);
+        s.onData(d.content());
+    }
+
+    void onEnd(int streamId) {
+        ClientStream s = streams.remove(streamId);
+        if (s == null) {
+            rejected(streamId);
+            return;
+        }
+        s.open = false;
+        s.onEnd();
+    }
+
+    void onError(ErrorFrame e) {
+        if (e.streamId() == 0) {
+            // A connection-level error: the peer closes the connection; lost() fails the streams.
+            lost("peer reported " + e.code() + ": " + e.message());
+            if (channel != null) {
+                channel.close();
+            }
+            return;
+        }
+        ClientStream s = streams.remove(e.streamId());
+        if (s == null) {
+            rejected(e.streamId());
+            return;
+        }
+        s.open = false;
+        failOne(s, e.code(), "peer " + peer + ": " + e.message());
+    }
+
+    /** Fails one stream, tells the peer to stop it, and returns its budget. */
+    private void abort(ClientStream s, ErrorCode code, String message) {
+        streams.remove(s.id);
+        if (s.open && channel != null) {
+            channel.writeAndFlush(new CancelFrame(s.id));
+        }
+        s.open = false;
+        failOne(s, code, message);
+    }
+
+    private void failOne(ClientStream s, ErrorCode code, String message) {
+        if (s.fail(new FetchException(code, message))) {
+            counters.streamsFailed.incrementAndGet();
+        }
+        release(s);
+    }
+
+    /**
+     * A frame for a stream that is not open. Late frames of a stream we cancelled or failed are expected
+     * and dropped quietly; a stream id we never assigned means the peer is confused, and is told so.
+     */
+    private void rejected(int streamId) {
+        counters.rejectedFrames.incrementAndGet();
+        if ((streamId <= 0 || streamId >= nextId) && channel != null && !closed) {
+            channel.writeAndFlush(new ErrorFrame(streamId, ErrorCode.UNKNOWN_STREAM, "no stream " + streamId
+                    + " was opened on this connection by " + self));
+        }
+    }
+}

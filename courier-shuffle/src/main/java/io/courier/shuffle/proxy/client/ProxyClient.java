@@ -1,0 +1,157 @@
+package io.courier.shuffle.proxy.client;
+
+import io.courier.shuffle.proxy.NodeAddress;
+import io.courier.shuffle.proxy.protocol.FrameDecoder;
+import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fetching half of a proxy: one open {@link PeerConnection} per peer node, opened lazily by the first
+ * fetch for that peer and shared by every later one (more only when the peer's SelectAndSplit split the
+ * pair, capped by {@code courier.proxy.max-connections-per-peer}); a lost connection is replaced on the
+ * next fetch.
+ * Uses the event loops of its owner ({@code CourierProxy}), which starts and stops them. Thread-safe.
+ */
+public final class ProxyClient {
+    private final String self;
+    private final EventLoopGroup group;
+    private final int window;
+    private final long connectionBudget;
+    private final MemoryBudget nodeBudget;
+    private final int connectTimeoutMillis;
+    private final ClientCounters counters = new ClientCounters();
+    private final FrameEncoder encoder = new FrameEncoder();
+    private final int maxConnectionsPerPeer;
+    private final Map<String, List<PeerConnection>> connections = new HashMap<>();
+    private final Map<String, Integer> desired = new HashMap<>();
+    private final Map<String, Integer> roundRobin = new HashMap<>();
+    private boolean closed;
+
+    public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
+            int connectTimeoutMillis, int maxConnectionsPerPeer) {
+        if (window <= 0 || window > connectionBudget || connectionBudget > nodeBudget) {
+            throw new IllegalArgumentException("need 0 < stream window (" + window + ") <= connection budget ("
+                    + connectionBudget + ") <= node budget (" + nodeBudget + ")");
+        }
+        this.self = self;
+        this.group = group;
+        this.window = window;
+        this.connectionBudget = connectionBudget;
+        this.nodeBudget = new MemoryBudget(nodeBudget);
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+    }
+
+    /** Starts fetching {@code partition} of {@code mapAttempt} of {@code job} from the proxy {@code peer}. */
+    public SegmentStream fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret) {
+        SegmentStream s = new SegmentStream(peer, job, mapAttempt, partition);
+        connectionTo(peer).submit(s, jobSecret);
+        return s;
+    }
+
+    /**
+     * Like {@link #fetch(String, String, String, int, byte[])}, but the bytes go to {@code consumer} on the
+     * connection's event loop, with no thread hand-off.
+     */
+    public FetchHandle fetch(String peer, String job, String mapAttempt, int partition, byte[] jobSecret,
+            SegmentConsumer consumer) {
+        CallbackStream s = new CallbackStream(peer, job, mapAttempt, partition, consumer);
+        connectionTo(peer).submit(s, jobSecret);
+        return s;
+    }
+
+    public ClientCounters counters() {
+        return counters;
+    }
+
+    /** Bytes reserved by open streams against the node budget (for tests and metrics). */
+    public long reservedBytes() {
+        return nodeBudget.used();
+    }
+
+    /**
+     * The connection for the next fetch to {@code peer}: one per peer, unless the peer asked for more
+     * (a split, at most {@code maxConnectionsPerPeer}); then new connections are opened lazily and fetches
+     * are spread over them round-robin.
+     */
+    private synchronized PeerConnection connectionTo(String peer) {
+        if (closed) {
+            throw new IllegalStateException("proxy client of " + self + " is closed");
+        }
+        List<PeerConnection> list = connections.get(peer);
+        if (list == null) {
+            list = new ArrayList<>();
+            connections.put(peer, list);
+        }
+        int target = Math.min(maxConnectionsPerPeer, Math.max(1, desired.getOrDefault(peer, 1)));
+        if (list.size() < target) {
+            PeerConnection c = open(peer);
+            list.add(c);
+            return c;
+        }
+        int next = roundRobin.getOrDefault(peer, 0);
+        roundRobin.put(peer, next + 1);
+        return list.get(Math.floorMod(next, target));
+    }
+
+    private PeerConnection open(String peer) {
+        NodeAddress address = NodeAddress.parse(peer);
+        EventLoop loop = group.next();
+        PeerConnection[] holder = new PeerConnection[1];
+        PeerConnection conn = new PeerConnection(self, peer, loop, window, connectionBudget, nodeBudget, counters,
+                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n));
+        holder[0] = conn;
+        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new FrameDecoder(), encoder, new ClientConnectionHandler(conn));
+                    }
+                });
+        ChannelFuture f = b.connect(address.host(), address.port());
+        f.addListener(done -> {
+            if (!done.isSuccess()) {
+                conn.lost("cannot connect to " + peer + ": " + done.cause());
+            }
+        });
+        return conn;
+    }
+
+    private synchronized void connectionsWanted(String peer, int n) {
+        desired.put(peer, n);
+    }
+
+    /** How many connections the peer currently asks for (1 unless its SelectAndSplit split the pair). */
+    public synchronized int connectionsWanted(String peer) {
+        return desired.getOrDefault(peer, 1);
+    }
+
+    private synchronized void forget(String peer, PeerConnection c) {
+        List<PeerConnection> list = connections.get(peer);
+        if (list != null) {
+            list.remove(c);
+            if (list.isEmpty()) {
+                connections.remove(peer);
+            }
+        }
+    }
+
+    /** Stops opening connections; the owner closes the event loops, which closes the open ones. */
+    public synchronized void close() {
+        closed = true;
+    }
+}

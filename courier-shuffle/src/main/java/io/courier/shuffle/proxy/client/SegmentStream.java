@@ -1,0 +1,209 @@
+package io.courier.shuffle.proxy.client;
+
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.netty.buffer.ByteBuf;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One segment fetched through the local proxy, as a reducer consumes it: wait for the {@link SegmentHeader},
+ * then read exactly {@code compressedLength} bytes from {@link #data()} (IFile bytes with the CRC32 trailer,
+ * ready for Hadoop's {@code IFileInputStream}). Bytes are granted to the sender as they are read, so a
+ * reducer that stops reading stops only this stream once its window is full. A failure surfaces as a
+ * {@link FetchException} from {@code awaitHeader} or {@code read}. {@link #close()} before the end cancels
+ * the fetch. One reader thread at a time; the proxy's event loop feeds it.
+ */
+public final class SegmentStream extends ClientStream implements Closeable {
+    private final ArrayDeque<ByteBuf> chunks = new ArrayDeque<>();
+    private final InputStream in = new Data();
+    private SegmentHeader header;
+    private FetchException failure;
+    private boolean ended;
+    private boolean closed;
+    private long received;
+    private long read;
+
+    SegmentStream(String peer, String job, String mapAttempt, int partition) {
+        super(peer, job, mapAttempt, partition);
+    }
+
+    /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
+    public synchronized SegmentHeader awaitHeader(long timeout, TimeUnit unit) throws IOException,
+            InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (header == null && failure == null) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new FetchException(ErrorCode.PEER_LOST, "no segment header for " + this + " within "
+                        + unit.toMillis(timeout) + " ms");
+            }
+            TimeUnit.NANOSECONDS.timedWait(this, left);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return header;
+    }
+
+    /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
+    public InputStream data() {
+        return in;
+    }
+
+    /** Bytes received from the network so far (read or buffered). */
+    public synchronized long received() {
+        return received;
+    }
+
+    /** Cancels the fetch if it is not complete and releases what it buffers. Idempotent. */
+    @Override
+    public void close() {
+        boolean cancel;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            cancel = !ended && failure == null;
+            releaseChunks();
+            notifyAll();
+        }
+        PeerConnection c = connection();
+        if (c != null) {
+            c.streamDone(this, cancel);
+        }
+    }
+
+    // ---- called on the connection's event loop ----
+
+    @Override
+    synchronized void onHeader(SegmentHeader h) {
+        header = h;
+        notifyAll();
+    }
+
+    @Override
+    synchronized boolean hasHeader() {
+        return header != null;
+    }
+
+    @Override
+    synchronized void onData(ByteBuf buf) {
+        received += buf.readableBytes();
+        if (closed || failure != null) {
+            buf.release();
+            return;
+        }
+        chunks.add(buf);
+        notifyAll();
+    }
+
+    @Override
+    synchronized void onEnd() {
+        ended = true;
+        if (header != null && received != header.compressedLength()) {
+            fail(new FetchException(ErrorCode.WRONG_LENGTH, this + ": header announced " + header.compressedLength()
+                    + " bytes, stream ended after " + received));
+            return;
+        }
+        notifyAll();
+    }
+
+    @Override
+    synchronized boolean fail(FetchException e) {
+        if (failure != null || (ended && received == expected())) {
+            return false;
+        }
+        failure = e;
+        releaseChunks();
+        notifyAll();
+        return true;
+    }
+
+    private long expected() {
+        return header == null ? -1 : header.compressedLength();
+    }
+
+    private void releaseChunks() {
+        ByteBuf b;
+        while ((b = chunks.poll()) != null) {
+            b.release();
+        }
+    }
+
+    private final class Data extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            int n;
+            boolean eof = false;
+            PeerConnection c;
+            synchronized (SegmentStream.this) {
+                while (chunks.isEmpty() && failure == null && !ended && !closed) {
+                    try {
+                        SegmentStream.this.wait();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException("interrupted while reading " + SegmentStream.this);
+                    }
+                }
+                if (failure != null) {
+                    throw failure;
+                }
+                if (closed) {
+                    throw new IOException(SegmentStream.this + " is closed");
+                }
+                if (chunks.isEmpty()) {
+                    eof = true;
+                    n = -1;
+                } else {
+                    ByteBuf head = chunks.peek();
+                    n = Math.min(len, head.readableBytes());
+                    head.readBytes(b, off, n);
+                    if (!head.isReadable()) {
+                        chunks.poll().release();
+                    }
+                    read += n;
+                }
+                c = connection();
+            }
+            if (eof) {
+                close();
+                return -1;
+            }
+            if (c != null) {
+                c.consumed(SegmentStream.this, n);
+            }
+            return n;
+        }
+
+        @Override
+        public int available() {
+            synchronized (SegmentStream.this) {
+                int a = 0;
+                for (ByteBuf bb : chunks) {
+                    a += bb.readableBytes();
+                }
+                return a;
+            }
+        }
+
+        @Override
+        public void close() {
+            SegmentStream.this.close();
+        }
+    }
+}

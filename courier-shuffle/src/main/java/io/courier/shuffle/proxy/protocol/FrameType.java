@@ -1,0 +1,34 @@
+package io.courier.shuffle.proxy.protocol;
+
+/** The frame types of the block protocol (docs/protocol.md); the code is the type byte on the wire. */
+public enum FrameType {
+    HANDSHAKE(1),
+    FETCH(2),
+    SEGMENT_HEADER(3),
+    CREDIT(4),
+    DATA(5),
+    END(6),
+    ERROR(7),
+    CANCEL(8),
+    CONNECTIONS(9);
+
+    private final byte code;
+
+    FrameType(int code) {
+        this.code = (byte) code;
+    }
+
+    public byte code() {
+        return code;
+    }
+
+    /** The type for a wire code, or null when the code is unknown. */
+    public static FrameType ofCode(byte code) {
+        for (FrameType t : values()) {
+            if (t.code == code) {
+                return t;
+            }
+        }
+        return null;
+    }
+}

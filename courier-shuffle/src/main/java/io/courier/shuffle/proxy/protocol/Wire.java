@@ -1,0 +1,27 @@
+package io.courier.shuffle.proxy.protocol;
+
+/**
+ * Fixed constants of the block protocol, version 1 (docs/protocol.md). A frame is
+ * {@code int length | byte version | byte type | body}, where {@code length} counts the bytes after itself.
+ */
+public final class Wire {
+    /** The only protocol version this code speaks. */
+    public static final byte VERSION = 1;
+    /** Largest data payload of one DATA frame (64 KiB). */
+    public static final int MAX_DATA = 64 * 1024;
+    /** Hard limit on a frame's length field: a full data frame plus room for headers; anything larger is rejected. */
+    public static final int MAX_FRAME_LENGTH = MAX_DATA + 1024;
+    /** Bytes of the length field. */
+    public static final int LENGTH_FIELD = 4;
+    /** Bytes of version and type that follow the length field. */
+    public static final int PREAMBLE = 2;
+    /** Longest identifier (job, map attempt, node) in UTF-8 bytes. */
+    public static final int MAX_STRING = 512;
+    /** Longest MAC carried in a frame. */
+    public static final int MAX_MAC = 64;
+    /** Longest error message in UTF-8 bytes (longer ones are truncated when encoded). */
+    public static final int MAX_MESSAGE = 1024;
+
+    private Wire() {
+    }
+}

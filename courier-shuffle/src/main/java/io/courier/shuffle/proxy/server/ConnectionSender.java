@@ -1,0 +1,316 @@
+package io.courier.shuffle.proxy.server;
+
+import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
+import io.courier.shuffle.proxy.protocol.EndFrame;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.courier.shuffle.proxy.protocol.ErrorFrame;
+import io.courier.shuffle.proxy.protocol.DataFrame;
+import io.courier.shuffle.proxy.protocol.FileDataFrame;
+import io.courier.shuffle.proxy.protocol.Wire;
+import io.courier.shuffle.proxy.schedule.PeerPlan;
+import io.courier.shuffle.proxy.schedule.SendPlan;
+import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.schedule.StreamClass;
+import io.courier.shuffle.proxy.schedule.TokenBucket;
+import io.courier.shuffle.proxy.source.SharedFileRegion;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends the blocks of one connection's streams in the order the {@link SendPlan} asks for: the pair waits
+ * when SelectAndSplit did not start it; blocks are paced by a {@link TokenBucket} at the unified rate;
+ * among the streams that have data and credit, the best rank goes first and, within a rank, the stream
+ * with the smallest stride pass (bytes sent / weight). At most {@code sendBufferBytes} are queued in the
+ * channel at a time, so a slow network never makes the sender buffer without bound (file regions are
+ * not counted by Netty's writability, hence our own count). Confined to the channel's event loop.
+ */
+final class ConnectionSender {
+    private final Channel channel;
+    private final SendScheduler scheduler;
+    private final ServerCounters counters;
+    private final long sendBufferBytes;
+    private final boolean zeroCopy;
+    private final Map<Integer, OutboundStream> streams = new LinkedHashMap<>();
+    private final Runnable onPlanChange = this::planChangedFromAnyThread;
+    private final TokenBucket bucket;
+    private String peer;
+    private PeerPlan peerPlan = PeerPlan.UNPLANNED;
+    private long queued;
+    /** Per rank, the start tag of the last block sent: where a stream joining that rank starts (SFQ virtual time). */
+    private final Map<Integer, Double> virtualTime = new HashMap<>();
+    private ScheduledFuture<?> wakeup;
+    private boolean closed;
+    private boolean pumping;
+    /** The connection count last suggested to the peer (SelectAndSplit's flows for the pair); 1 is implied. */
+    private int hintedConnections = 1;
+    private boolean pumpAgain;
+
+    ConnectionSender(Channel channel, SendScheduler scheduler, ServerCounters counters, long sendBufferBytes,
+            boolean zeroCopy) {
+        this.channel = channel;
+        this.scheduler = scheduler;
+        this.counters = counters;
+        this.sendBufferBytes = sendBufferBytes;
+        this.zeroCopy = zeroCopy;
+        this.bucket = new TokenBucket(Double.POSITIVE_INFINITY, 4.0 * Wire.MAX_DATA, System.nanoTime());
+    }
+
+    void start(String peerNode) {
+        this.peer = peerNode;
+        scheduler.addListener(onPlanChange);
+        scheduler.connectionsChanged(peer, +1);
+        replan();
+    }
+
+    boolean has(int streamId) {
+        return streams.containsKey(streamId);
+    }
+
+    int openStreams() {
+        return streams.size();
+    }
+
+    void add(OutboundStream s) {
+        streams.put(s.id, s);
+        scheduler.streamStarted(s.job, peer, s.remaining);
+        // streamStarted may notify us through the event loop; make the new stream's class right now.
+        replan();
+        s.pass = virtualTime(s.streamClass.rank());
+        pump();
+    }
+
+    private double virtualTime(int rank) {
+        Double v = virtualTime.get(rank);
+        return v == null ? 0.0 : v;
+    }
+
+    void credit(int streamId, int bytes) {
+        OutboundStream s = streams.get(streamId);
+        if (s == null) {
+            return; // the stream ended or was cancelled while the credit was in flight
+        }
+        boolean wasEligible = s.eligible();
+        s.credit += bytes;
+        if (!wasEligible) {
+            // A stream that waited for credit may catch up at most one block on the bytes it could not send
+            // (like a flow re-entering a fair queue), so a short credit round trip costs it no share.
+            double lag = Wire.MAX_DATA / Math.max(s.weight, 1e-9);
+            s.pass = Math.max(s.pass, virtualTime(s.streamClass.rank()) - lag);
+        }
+        pump();
+    }
+
+    void cancel(int streamId) {
+        OutboundStream s = streams.remove(streamId);
+        if (s != null) {
+            finish(s);
+            replan();
+            pump();
+        }
+    }
+
+    /** The connection is gone: release every stream. */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        scheduler.removeListener(onPlanChange);
+        if (peer != null) {
+            scheduler.connectionsChanged(peer, -1);
+        }
+        if (wakeup != null) {
+            wakeup.cancel(false);
+        }
+        for (OutboundStream s : new ArrayList<>(streams.values())) {
+            finish(s);
+        }
+        streams.clear();
+    }
+
+    private void finish(OutboundStream s) {
+        s.closeFileWhenWritten();
+        scheduler.streamEnded(s.job, peer, s.remaining);
+    }
+
+    private void planChangedFromAnyThread() {
+        if (channel.eventLoop().inEventLoop()) {
+            replan();
+            pump();
+        } else {
+            channel.eventLoop().execute(() -> {
+                replan();
+                pump();
+            });
+        }
+    }
+
+    /** Re-reads the plan: the pair's state and rate, and each stream's class and share of its class weight. */
+    private void replan() {
+        if (closed || peer == null) {
+            return;
+        }
+        SendPlan plan = scheduler.plan();
+        peerPlan = plan.peer(peer);
+        long now = System.nanoTime();
+        // The pair's unified rate is shared by all its connections (more than one after a split).
+        double rate = peerPlan.rate() / scheduler.connectionsFrom(peer);
+        if (Double.compare(bucket.rate(), rate) != 0) {
+            bucket.setRate(rate, now);
+        }
+        if (peerPlan.running() && peerPlan.flows() != hintedConnections && channel.isActive()) {
+            hintedConnections = peerPlan.flows();
+            channel.writeAndFlush(new ConnectionsFrame(hintedConnections));
+        }
+        Map<String, Integer> perJob = new HashMap<>();
+        for (OutboundStream s : streams.values()) {
+            perJob.merge(s.job, 1, Integer::sum);
+        }
+        for (OutboundStream s : streams.values()) {
+            StreamClass c = plan.classOf(s.job, peer);
+            double w = c.weight() / perJob.get(s.job);
+            if (c.rank() != s.streamClass.rank() || Double.compare(w, s.weight) != 0) {
+                // Passes are bytes / weight: a stream whose class or weight changes restarts at its rank's clock.
+                s.pass = virtualTime(c.rank());
+            }
+            s.streamClass = c;
+            s.weight = w;
+        }
+    }
+
+    void pump() {
+        if (pumping) {
+            // Re-entered from a scheduler notification inside the loop below: let the loop run once more.
+            pumpAgain = true;
+            return;
+        }
+        pumping = true;
+        try {
+            do {
+                pumpAgain = false;
+                pumpOnce();
+            } while (pumpAgain);
+        } finally {
+            pumping = false;
+        }
+    }
+
+    private void pumpOnce() {
+        if (closed || !channel.isActive()) {
+            return;
+        }
+        boolean wrote = false;
+        while (queued < sendBufferBytes && channel.isWritable() && peerPlan.running()) {
+            OutboundStream s = pick();
+            if (s == null) {
+                break;
+            }
+            long now = System.nanoTime();
+            if (!bucket.ready(now)) {
+                scheduleWakeup(bucket.nanosUntilReady(now));
+                break;
+            }
+            int n = (int) Math.min(Wire.MAX_DATA, Math.min(s.credit, s.remaining));
+            ChannelFuture f;
+            try {
+                f = writeBlock(s, n);
+            } catch (IOException e) {
+                streams.remove(s.id);
+                finish(s);
+                channel.write(new ErrorFrame(s.id,
+                        ErrorCode.IO_ERROR, "reading " + s.segment + ": "
+                        + e.getMessage()));
+                wrote = true;
+                continue;
+            }
+            wrote = true;
+            bucket.take(n);
+            queued += n;
+            counters.bytesSent.addAndGet(n);
+            scheduler.sent(s.job, peer, n);
+            final int size = n;
+            f.addListener(done -> {
+                queued -= size;
+                if (queued < sendBufferBytes / 2) {
+                    pump();
+                }
+            });
+            s.lastWrite = f;
+            s.position += n;
+            s.remaining -= n;
+            s.credit -= n;
+            virtualTime.put(s.streamClass.rank(), s.pass);
+            s.pass += n / s.weight;
+            if (s.remaining == 0) {
+                s.lastWrite = channel.write(new EndFrame(s.id));
+                streams.remove(s.id);
+                counters.streamsServed.incrementAndGet();
+                finish(s);
+            }
+        }
+        if (wrote) {
+            channel.flush();
+        }
+    }
+
+    /** The eligible stream of the best rank with the smallest pass (first opened on ties). */
+    private OutboundStream pick() {
+        OutboundStream best = null;
+        for (OutboundStream s : streams.values()) {
+            if (!s.eligible()) {
+                continue;
+            }
+            if (best == null || s.streamClass.rank() < best.streamClass.rank()
+                    || (s.streamClass.rank() == best.streamClass.rank() && s.pass < best.pass)) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private ChannelFuture writeBlock(OutboundStream s, int n) throws IOException {
+        if (zeroCopy) {
+            return channel.write(new FileDataFrame(s.id, new SharedFileRegion(s.file, s.position, n)));
+        }
+        ByteBuf buf = channel.alloc().ioBuffer(n);
+        try {
+            int read = 0;
+            while (read < n) {
+                int r = buf.writeBytes(s.file, s.position + read, n - read);
+                if (r < 0) {
+                    throw new IOException("unexpected end of " + s.segment.file() + " at " + (s.position + read));
+                }
+                read += r;
+            }
+        } catch (IOException | RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+        return channel.write(new DataFrame(s.id, buf));
+    }
+
+    private void scheduleWakeup(long nanos) {
+        if (wakeup != null && !wakeup.isDone()) {
+            return;
+        }
+        wakeup = channel.eventLoop().schedule(() -> {
+            wakeup = null;
+            pump();
+        }, Math.max(nanos, 100_000L), TimeUnit.NANOSECONDS);
+    }
+
+    /** Called when the channel becomes writable again. */
+    void writable() {
+        pump();
+    }
+}

@@ -1,0 +1,172 @@
+package io.courier.shuffle.proxy.server;
+
+import io.courier.shuffle.proxy.auth.FetchAuthenticator;
+import io.courier.shuffle.proxy.auth.MapAttemptIds;
+import io.courier.shuffle.proxy.auth.SecretLookup;
+import io.courier.shuffle.proxy.protocol.CancelFrame;
+import io.courier.shuffle.proxy.protocol.CreditFrame;
+import io.courier.shuffle.proxy.protocol.EndFrame;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.courier.shuffle.proxy.protocol.ErrorFrame;
+import io.courier.shuffle.proxy.protocol.FetchFrame;
+import io.courier.shuffle.proxy.protocol.Frame;
+import io.courier.shuffle.proxy.protocol.HandshakeFrame;
+import io.courier.shuffle.proxy.protocol.ProtocolException;
+import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
+import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.source.Segment;
+import io.courier.shuffle.proxy.source.SegmentException;
+import io.courier.shuffle.proxy.source.SegmentSource;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The serving side of one connection (docs/protocol.md, state machine): expects HANDSHAKE first, then
+ * FETCH, CREDIT and CANCEL frames. A FETCH is answered with SEGMENT_HEADER then DATA/END, or with one
+ * ERROR frame and no data when it does not authenticate or cannot be served. Protocol violations answer
+ * ERROR on stream 0 and close this connection only.
+ */
+public final class ServerConnectionHandler extends SimpleChannelInboundHandler<Frame> {
+    private final String nodeId;
+    private final SecretLookup secrets;
+    private final SegmentSource source;
+    private final SendScheduler scheduler;
+    private final ServerCounters counters;
+    private final long sendBufferBytes;
+    private final boolean zeroCopy;
+    private ConnectionSender sender;
+    private String peer;
+
+    public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
+            ServerCounters counters, long sendBufferBytes, boolean zeroCopy) {
+        this.nodeId = nodeId;
+        this.secrets = secrets;
+        this.source = source;
+        this.scheduler = scheduler;
+        this.counters = counters;
+        this.sendBufferBytes = sendBufferBytes;
+        this.zeroCopy = zeroCopy;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        sender = new ConnectionSender(ctx.channel(), scheduler, counters, sendBufferBytes, zeroCopy);
+        super.channelActive(ctx);
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) throws Exception {
+        if (peer == null) {
+            if (!(frame instanceof HandshakeFrame)) {
+                throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "expected HANDSHAKE first, got " + frame);
+            }
+            peer = ((HandshakeFrame) frame).nodeId();
+            counters.connectionFrom(peer);
+            ctx.writeAndFlush(new HandshakeFrame(nodeId));
+            sender.start(peer);
+            return;
+        }
+        switch (frame.type()) {
+            case FETCH:
+                fetch(ctx, (FetchFrame) frame);
+                break;
+            case CREDIT:
+                sender.credit(frame.streamId(), ((CreditFrame) frame).bytes());
+                break;
+            case CANCEL:
+                sender.cancel(((CancelFrame) frame).streamId());
+                break;
+            default:
+                throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, frame.type()
+                        + " is not allowed from a fetching peer (" + peer + ")");
+        }
+    }
+
+    private void fetch(ChannelHandlerContext ctx, FetchFrame f) throws ProtocolException {
+        if (sender.has(f.streamId())) {
+            throw new ProtocolException(ErrorCode.DUPLICATE_STREAM, "stream " + f.streamId() + " is already open");
+        }
+        byte[] secret = secrets.secretFor(f.job());
+        if (secret == null) {
+            refuse(ctx, f, ErrorCode.UNKNOWN_JOB, "no shuffle secret for " + f.job() + " on " + nodeId);
+            return;
+        }
+        if (!FetchAuthenticator.verifyRequest(secret, f.job(), f.mapAttempt(), f.partition(), f.mac())) {
+            refuse(ctx, f, ErrorCode.AUTHENTICATION_FAILED, "fetch MAC of " + f.mapAttempt() + " reduce "
+                    + f.partition() + " does not verify with the secret of " + f.job());
+            return;
+        }
+        if (!MapAttemptIds.belongsTo(f.job(), f.mapAttempt())) {
+            refuse(ctx, f, ErrorCode.MAP_OF_OTHER_JOB, f.mapAttempt() + " is not a map attempt of " + f.job());
+            return;
+        }
+        Segment seg;
+        FileChannel file;
+        try {
+            seg = source.open(f.job(), f.mapAttempt(), f.partition());
+            file = FileChannel.open(seg.file().toPath(), StandardOpenOption.READ);
+        } catch (SegmentException e) {
+            refuse(ctx, f, e.code(), e.getMessage());
+            return;
+        } catch (IOException e) {
+            refuse(ctx, f, ErrorCode.IO_ERROR, "opening output of " + f.mapAttempt() + ": " + e.getMessage());
+            return;
+        }
+        byte[] reply = FetchAuthenticator.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
+        ctx.write(new SegmentHeaderFrame(f.streamId(), f.mapAttempt(), f.partition(), seg.length(),
+                seg.rawLength(), reply));
+        OutboundStream s = new OutboundStream(f.streamId(), f.job(), f.mapAttempt(), seg, file, f.initialCredit());
+        if (seg.length() == 0) {
+            ctx.write(new EndFrame(f.streamId()));
+            counters.streamsServed.incrementAndGet();
+            try {
+                file.close();
+            } catch (IOException ignored) {
+                // empty segment: nothing was read
+            }
+            ctx.flush();
+            return;
+        }
+        sender.add(s);
+        ctx.flush();
+    }
+
+    private void refuse(ChannelHandlerContext ctx, FetchFrame f, ErrorCode code, String message) {
+        counters.streamsRefused.incrementAndGet();
+        ctx.writeAndFlush(new ErrorFrame(f.streamId(), code, message));
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (ctx.channel().isWritable() && sender != null) {
+            sender.writable();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (sender != null) {
+            sender.close();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ProtocolException pe = ProtocolErrors.find(cause);
+        counters.protocolErrors.incrementAndGet();
+        ErrorFrame err = pe != null ? new ErrorFrame(0, pe.code(), pe.getMessage())
+                : new ErrorFrame(0, ErrorCode.IO_ERROR, String.valueOf(cause));
+        if (ctx.channel().isActive()) {
+            ctx.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.courier.shuffle.proxy.source;
+
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Resolves a fetch to the segment ShuffleHandler would send for it: locate the map output, read its index
+ * (CRC-checked), range-check the partition. Failures carry the protocol error code to answer with.
+ *
+ * <p>Every reducer of a job asks for the same map's index, so checked indexes are kept in a small LRU cache
+ * (like ShuffleHandler's {@code IndexCache}), keyed by file and revalidated by size and modification time.
+ * Thread-safe.
+ */
+public final class SegmentSource {
+    /** Indexes kept in the cache (a 100-partition index is 2.4 KB). */
+    public static final int INDEX_CACHE_ENTRIES = 1024;
+
+    private final MapOutputLocator locator;
+    private final Map<File, CachedIndex> cache = new LinkedHashMap<File, CachedIndex>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<File, CachedIndex> eldest) {
+            return size() > INDEX_CACHE_ENTRIES;
+        }
+    };
+    private long indexReads;
+
+    public SegmentSource(MapOutputLocator locator) {
+        this.locator = locator;
+    }
+
+    /** Index files read from disk so far (cache misses). */
+    public synchronized long indexReads() {
+        return indexReads;
+    }
+
+    private static final class CachedIndex {
+        final long length;
+        final long modified;
+        final long dataLength;
+        final SpillIndex index;
+
+        CachedIndex(long length, long modified, long dataLength, SpillIndex index) {
+            this.length = length;
+            this.modified = modified;
+            this.dataLength = dataLength;
+            this.index = index;
+        }
+    }
+
+    private SpillIndex index(MapOutputFiles files) throws IOException {
+        File f = files.index();
+        long length = f.length();
+        long modified = f.lastModified();
+        long dataLength = files.data().length();
+        synchronized (this) {
+            CachedIndex c = cache.get(f);
+            if (c != null && c.length == length && c.modified == modified && c.dataLength == dataLength) {
+                return c.index;
+            }
+        }
+        SpillIndex idx = SpillIndex.read(f, dataLength);
+        synchronized (this) {
+            indexReads++;
+            cache.put(f, new CachedIndex(length, modified, dataLength, idx));
+        }
+        return idx;
+    }
+
+    public Segment open(String job, String mapAttempt, int partition) throws SegmentException {
+        MapOutputFiles files;
+        try {
+            files = locator.locate(job, mapAttempt);
+        } catch (IOException e) {
+            throw new SegmentException(ErrorCode.IO_ERROR, "locating output of " + mapAttempt + ": " + e.getMessage());
+        }
+        if (files == null) {
+            throw new SegmentException(ErrorCode.NO_SUCH_MAP_OUTPUT, "no output of " + mapAttempt + " (" + job
+                    + ") on this node");
+        }
+        SpillIndex index;
+        try {
+            index = index(files);
+        } catch (CorruptIndexException e) {
+            throw new SegmentException(ErrorCode.CORRUPT_INDEX, e.getMessage());
+        } catch (IOException e) {
+            throw new SegmentException(ErrorCode.IO_ERROR, "reading index of " + mapAttempt + ": " + e.getMessage());
+        }
+        if (partition < 0 || partition >= index.partitions()) {
+            throw new SegmentException(ErrorCode.PARTITION_OUT_OF_RANGE, "partition " + partition + " of "
+                    + mapAttempt + " is outside [0, " + index.partitions() + ")");
+        }
+        IndexRecord r = index.record(partition);
+        return new Segment(files.data(), r.startOffset(), r.partLength(), r.rawLength());
+    }
+}
