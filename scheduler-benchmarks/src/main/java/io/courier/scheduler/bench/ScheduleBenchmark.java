@@ -47,7 +47,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ScheduleBenchmark {
 
     /** Registry name of the scheduler under test. */
-    @Param({"fair", "fifo", "varys", "aalo", "sincronia", "fai", "stream", "skipl", "iaoa", "weighted-2approx"})
+    @Param({"fair", "fifo", "varys", "aalo", "sincronia", "fai", "stream", "skipl", "iaoa", "simple-offline",
+            "weighted-2approx"})
     public String scheduler;
 
     /** {@code auto} (the FB trace if found, else synthetic), {@code fb} or {@code synthetic}. */

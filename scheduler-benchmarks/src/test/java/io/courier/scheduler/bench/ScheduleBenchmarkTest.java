@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.registry.SchedulerRegistry;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Param;
 
 /** The benchmark's wiring, called directly (not through JMH) on the synthetic snapshot. */
 class ScheduleBenchmarkTest {
@@ -30,6 +33,13 @@ class ScheduleBenchmarkTest {
             total += rates[f];
         }
         assertTrue(total > 0, "fair allocates bandwidth");
+    }
+
+    /** The default @Param list must follow the registry, or a new scheduler would silently go unmeasured. */
+    @Test
+    void theDefaultSchedulerListIsEveryRegisteredScheduler() throws Exception {
+        Param p = ScheduleBenchmark.class.getField("scheduler").getAnnotation(Param.class);
+        assertEquals(SchedulerRegistry.standard().names(), Arrays.asList(p.value()));
     }
 
     @Test

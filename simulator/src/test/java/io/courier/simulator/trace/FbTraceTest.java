@@ -1,13 +1,10 @@
 package io.courier.simulator.trace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.courier.simulator.trace.TraceFlows.Sizing;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -21,23 +18,19 @@ import org.junit.jupiter.api.Test;
  * {@code -Dcourier.fbTrace=…}); without it the tests are skipped, not failed.
  */
 class FbTraceTest {
-    private static final String DEFAULT_PATH = "../../shared/data/FB2010-1Hr-150-0.txt";
     private static Path file;
     private static CoflowTrace trace;
 
     @BeforeAll
     static void readTrace() throws IOException {
-        file = Paths.get(System.getProperty("courier.fbTrace", DEFAULT_PATH));
-        if (Files.isRegularFile(file)) {
-            trace = CoflowBenchmarkTraceReader.read(file);
-        }
+        file = FbTraceFile.path();
+        trace = FbTraceFile.readIfPresent();
     }
 
     @BeforeEach
     void requireTrace() {
         // Per test rather than in @BeforeAll, so that each test is reported as skipped with this message.
-        assumeTrue(trace != null, "FB trace not found at " + file.toAbsolutePath()
-                + "; skipping (set -Dcourier.fbTrace=<path to FB2010-1Hr-150-0.txt>)");
+        FbTraceFile.assumePresent(trace);
     }
 
     @Test

@@ -1,14 +1,11 @@
 package io.courier.simulator.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.courier.simulator.trace.CoflowBenchmarkTraceReader;
 import io.courier.simulator.trace.CoflowTrace;
+import io.courier.simulator.trace.FbTraceFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,23 +16,19 @@ import org.junit.jupiter.api.Test;
  * with a message when it is absent.
  */
 class FbTraceWorkloadTest {
-    private static final String DEFAULT_PATH = "../../shared/data/FB2010-1Hr-150-0.txt";
     private static final double MIB = 1048576.0;
     private static Path file;
     private static CoflowTrace trace;
 
     @BeforeAll
     static void readTrace() throws IOException {
-        file = Paths.get(System.getProperty("courier.fbTrace", DEFAULT_PATH));
-        if (Files.isRegularFile(file)) {
-            trace = CoflowBenchmarkTraceReader.read(file);
-        }
+        file = FbTraceFile.path();
+        trace = FbTraceFile.readIfPresent();
     }
 
     @BeforeEach
     void requireTrace() {
-        assumeTrue(trace != null, "FB trace not found at " + file.toAbsolutePath()
-                + "; skipping (set -Dcourier.fbTrace=<path to FB2010-1Hr-150-0.txt>)");
+        FbTraceFile.assumePresent(trace);
     }
 
     private static void checkShape(Workload w, double lastArrival) {
