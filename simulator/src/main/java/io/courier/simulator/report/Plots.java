@@ -49,6 +49,8 @@ public final class Plots {
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisMin(0.0);
         chart.getStyler().setYAxisMax(1.0);
+        // Fractions: two decimals, or XChart prints every tick with sixteen.
+        chart.getStyler().setYAxisDecimalPattern("0.00");
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
         chart.getStyler().setMarkerSize(0);
