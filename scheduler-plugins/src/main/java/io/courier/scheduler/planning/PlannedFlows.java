@@ -4,7 +4,6 @@ import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.Network;
-import io.courier.scheduler.model.SchedulerType;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,27 +21,41 @@ public final class PlannedFlows {
      * ({@link PlanningMode#NONE}). Node names are the network's host names.
      */
     public static List<PlannedFlow> forSource(ClusterState fullState, Decision decision, int srcHost) {
+        PlanningMode mode = decision == null ? PlanningMode.NONE : PlanningMode.of(decision.type());
+        return bySource(fullState, decision, mode).get(srcHost);
+    }
+
+    /**
+     * Every sending host's list in one pass over the flows, indexed by host. In {@link PlanningMode#NONE}
+     * the decision is ignored (a driver may plan Fair's flows as "no coflow scheduler").
+     */
+    public static List<List<PlannedFlow>> bySource(ClusterState fullState, Decision decision, PlanningMode mode) {
         Network net = fullState.network();
-        List<PlannedFlow> out = new ArrayList<>();
+        List<List<PlannedFlow>> out = new ArrayList<>(net.hostCount());
+        for (int h = 0; h < net.hostCount(); h++) {
+            out.add(new ArrayList<PlannedFlow>());
+        }
         for (int i = 0; i < fullState.flowCount(); i++) {
             Flow f = fullState.flow(i);
-            if (f.finished() || f.src() != srcHost) {
+            if (f.finished()) {
                 continue;
             }
             NodePair pair = new NodePair(net.hostName(f.src()), net.hostName(f.dst()));
             double pending = f.remaining();
-            if (decision == null) {
-                out.add(PlannedFlow.unscheduled(f.id(), pair, pending));
-            } else if (decision.type() == SchedulerType.RATE_BASED) {
-                out.add(PlannedFlow.withRate(f.id(), pair, pending, decision.rateOf(f.id())));
+            PlannedFlow p;
+            if (mode == PlanningMode.NONE) {
+                p = PlannedFlow.unscheduled(f.id(), pair, pending);
+            } else if (mode == PlanningMode.RATE) {
+                p = PlannedFlow.withRate(f.id(), pair, pending, decision.rateOf(f.id()));
             } else {
-                Integer p = decision.priorities().get(f.id());
-                if (p == null) {
+                Integer rank = decision.priorities().get(f.id());
+                if (rank == null) {
                     throw new IllegalArgumentException("order-based decision gives no priority to " + f.id()
                             + " (" + f.coflow() + ", " + pair + ")");
                 }
-                out.add(PlannedFlow.withRank(f.id(), pair, pending, p));
+                p = PlannedFlow.withRank(f.id(), pair, pending, rank);
             }
+            out.get(f.src()).add(p);
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
-import java.util.Arrays;
 
 /**
  * {@code MADD_WC} of SCHEDULERS.md §3 (lines 2–13), CoflowSim's {@code updateRatesDynamicAlpha}: coflows
@@ -44,26 +43,8 @@ public final class MaddWorkConserving {
         OneShotFairShare.apply(state, skippedFlows, residual, rate);
         // Without deadlines CoflowSim's "sort by EDF and refill" is arrival order, i.e. state order.
         for (int c = 0; c < state.coflowCount(); c++) {
-            GreedyTopUp.apply(state, byDstSrcId(state, state.unfinishedFlowsOf(c)), residual, rate);
+            GreedyTopUp.apply(state, FlowOrder.byDstSrcId(state, state.unfinishedFlowsOf(c)), residual, rate);
         }
         return rate;
-    }
-
-    /** Flow indices sorted by (dst, src, flow id): CoflowSim iterates reducers, then mappers. */
-    static int[] byDstSrcId(ClusterState state, int[] flows) {
-        // flows arrive in ascending id order, so sorting (dst, src, position) keeps ids ordered within a
-        // pair; packing the key into a long keeps the sort primitive at tens of thousands of flows.
-        long hosts = state.network().hostCount();
-        long[] key = new long[flows.length];
-        for (int k = 0; k < flows.length; k++) {
-            long pair = state.flow(flows[k]).dst() * hosts + state.flow(flows[k]).src();
-            key[k] = (pair << 31) | k;
-        }
-        Arrays.sort(key);
-        int[] out = new int[flows.length];
-        for (int k = 0; k < flows.length; k++) {
-            out[k] = flows[(int) (key[k] & 0x7fffffffL)];
-        }
-        return out;
     }
 }

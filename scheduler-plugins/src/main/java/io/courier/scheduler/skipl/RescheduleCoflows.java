@@ -1,8 +1,8 @@
 package io.courier.scheduler.skipl;
 
 import io.courier.scheduler.model.ClusterState;
-import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.primitives.Bottleneck;
+import io.courier.scheduler.primitives.FlowOrder;
 import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.Madd;
 import java.util.Arrays;
@@ -81,23 +81,7 @@ public final class RescheduleCoflows {
         int[] out = new int[state.flowCount()];
         int n = 0;
         for (int c = 0; c < state.coflowCount(); c++) {
-            int[] fs = state.unfinishedFlowsOf(c);
-            Integer[] boxed = new Integer[fs.length];
-            for (int k = 0; k < fs.length; k++) {
-                boxed[k] = fs[k];
-            }
-            Arrays.sort(boxed, (a, b) -> {
-                Flow x = state.flow(a);
-                Flow y = state.flow(b);
-                if (x.dst() != y.dst()) {
-                    return Integer.compare(x.dst(), y.dst());
-                }
-                if (x.src() != y.src()) {
-                    return Integer.compare(x.src(), y.src());
-                }
-                return x.id().compareTo(y.id());
-            });
-            for (Integer f : boxed) {
+            for (int f : FlowOrder.byDstSrcId(state, state.unfinishedFlowsOf(c))) {
                 out[n++] = f;
             }
         }

@@ -11,8 +11,8 @@ import io.courier.scheduler.model.FlowId;
 import io.courier.scheduler.model.Network;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.planning.Merge;
-import io.courier.scheduler.planning.NodePair;
 import io.courier.scheduler.planning.PlannedFlow;
+import io.courier.scheduler.planning.PlannedFlows;
 import io.courier.scheduler.planning.PlanningMode;
 import io.courier.scheduler.planning.SelectAndSplit;
 import io.courier.scheduler.planning.UnifiedFlow;
@@ -38,8 +38,14 @@ final class CourierTransport {
     private final PlanningMode mode;
     private final CoflowScheduler.Enforcement enforcement;
     private final SelectAndSplit selector;
+    /** Host index by name: unified flows name their destination. */
+    private final Map<String, Integer> hostOf = new HashMap<>();
 
-    CourierTransport(PlanningMode mode, CoflowScheduler.Enforcement enforcement, int maxFlows, double minSplitSize) {
+    CourierTransport(Network network, PlanningMode mode, CoflowScheduler.Enforcement enforcement, int maxFlows,
+            double minSplitSize) {
+        for (int h = 0; h < network.hostCount(); h++) {
+            hostOf.put(network.hostName(h), h);
+        }
         this.mode = mode;
         this.enforcement = enforcement;
         this.selector = new SelectAndSplit(maxFlows, minSplitSize);
@@ -58,42 +64,20 @@ final class CourierTransport {
      * endpoints of every network flow that sends (for the concurrency statistics).
      *
      * @param state    the full state (pending bytes are the sender's, not hidden)
-     * @param decision the scheduler's decision ({@code null} for Fair, which plans without one)
-     * @param rates    the decision's rates after enforcement (rate mode uses them)
+     * @param decision the scheduler's decision (ignored for Fair, which plans as "no coflow scheduler")
      */
-    double[] apply(ClusterState state, Decision decision, double[] rates, List<int[]> network) {
+    double[] apply(ClusterState state, Decision decision, List<int[]> network) {
         Network net = state.network();
-        int hosts = net.hostCount();
-        List<List<PlannedFlow>> bySource = new ArrayList<>(hosts);
-        for (int h = 0; h < hosts; h++) {
-            bySource.add(new ArrayList<PlannedFlow>());
-        }
-        for (int i = 0; i < state.flowCount(); i++) {
-            Flow f = state.flow(i);
-            if (f.finished()) {
-                continue;
-            }
-            NodePair pair = new NodePair(net.hostName(f.src()), net.hostName(f.dst()));
-            PlannedFlow p;
-            if (mode == PlanningMode.NONE) {
-                p = PlannedFlow.unscheduled(f.id(), pair, f.remaining());
-            } else if (mode == PlanningMode.RATE) {
-                p = PlannedFlow.withRate(f.id(), pair, f.remaining(), rates[i]);
-            } else {
-                Integer rank = decision.priorities().get(f.id());
-                p = PlannedFlow.withRank(f.id(), pair, f.remaining(), rank == null ? Integer.MAX_VALUE : rank);
-            }
-            bySource.get(f.src()).add(p);
-        }
+        List<List<PlannedFlow>> bySource = PlannedFlows.bySource(state, decision, mode);
         List<UnifiedFlow> started = new ArrayList<>();
         List<int[]> endpoints = new ArrayList<>();
-        for (int h = 0; h < hosts; h++) {
+        for (int h = 0; h < net.hostCount(); h++) {
             if (bySource.get(h).isEmpty()) {
                 continue;
             }
             for (UnifiedFlow u : selector.apply(Merge.merge(bySource.get(h), mode))) {
                 started.add(u);
-                endpoints.add(new int[] {h, hostIndex(net, u.pair().dst())});
+                endpoints.add(new int[] {h, hostOf.get(u.pair().dst())});
             }
         }
         double[] out = new double[state.flowCount()];
@@ -159,14 +143,5 @@ final class CourierTransport {
             priority.put(FlowId.of(k), started.get(k).rank() < 0 ? Integer.MAX_VALUE : started.get(k).rank());
         }
         return OrderEnforcer.rates(unified, Decision.ofOrder(order, priority), enforcement);
-    }
-
-    private static int hostIndex(Network net, String name) {
-        for (int h = 0; h < net.hostCount(); h++) {
-            if (net.hostName(h).equals(name)) {
-                return h;
-            }
-        }
-        throw new IllegalStateException("no host named " + name);
     }
 }

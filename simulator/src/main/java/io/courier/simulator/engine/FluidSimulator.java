@@ -54,8 +54,8 @@ public final class FluidSimulator {
         this.table = new FlowTable(workload);
         this.gate = new FetchGate(table, options.parallelCopies());
         this.courier = options.courier()
-                ? new CourierTransport(CourierTransport.modeOf(scheduler), scheduler.enforcement(),
-                        options.maxFlows(), options.minSplitSize())
+                ? new CourierTransport(workload.network(), CourierTransport.modeOf(scheduler),
+                        scheduler.enforcement(), options.maxFlows(), options.minSplitSize())
                 : null;
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
         this.flowCache = new Flow[table.flows];
@@ -173,7 +173,7 @@ public final class FluidSimulator {
         double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
         List<int[]> networkFlows = new ArrayList<>();
         if (courier != null) {
-            rate = courier.apply(snap.state, decision, rate, networkFlows);
+            rate = courier.apply(snap.state, decision, networkFlows);
         } else {
             for (int i = 0; i < rate.length; i++) {
                 if (rate[i] > 0) {
