@@ -23,10 +23,14 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One local task's connection, after its TASK handshake (docs/protocol.md, "Relay"): each RELAY_FETCH becomes a
@@ -37,6 +41,7 @@ import java.util.Map;
  * channel's event loop; upstream callbacks hop onto it.
  */
 final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayConnectionHandler.class);
     private final String nodeId;
     private final String task;
     private final ProxyClient client;
@@ -73,6 +78,15 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 Relay r = streams.remove(((CancelFrame) frame).streamId());
                 if (r != null) {
                     r.cancel();
+                }
+                break;
+            }
+            case ERROR: {
+                // The task's PeerConnection reports frames for streams it never opened; nothing to undo here.
+                ErrorFrame e = (ErrorFrame) frame;
+                LOG.warn("task {} reported {} on stream {}: {}", task, e.code(), e.streamId(), e.message());
+                if (e.streamId() == 0) {
+                    ctx.close();
                 }
                 break;
             }
@@ -142,21 +156,32 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             return streams.get(id) == this;
         }
 
+        /** Runs {@code r} on the task channel's loop; if that loop is gone (proxy stopping) drops {@code held}. */
+        private void onTaskLoop(Runnable r, ByteBuf held) {
+            try {
+                channel.eventLoop().execute(r);
+            } catch (RejectedExecutionException e) {
+                if (held != null) {
+                    held.release();
+                }
+            }
+        }
+
         @Override
         public void onHeader(SegmentHeader h, byte[] replyMac, String connectionId) {
-            channel.eventLoop().execute(() -> {
+            onTaskLoop(() -> {
                 if (!live()) {
                     return;
                 }
                 channel.write(new RouteFrame(id, connectionId));
                 channel.writeAndFlush(new SegmentHeaderFrame(id, h.mapAttempt(), h.partition(), h.compressedLength(),
                         h.rawLength(), replyMac));
-            });
+            }, null);
         }
 
         @Override
         public void onData(ByteBuf data) {
-            channel.eventLoop().execute(() -> {
+            onTaskLoop(() -> {
                 if (!live()) {
                     data.release();
                     return;
@@ -167,24 +192,24 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
                 stats.outstandingBytes.addAndGet(n);
                 stats.streamOutstanding(received - credited);
                 channel.writeAndFlush(new DataFrame(id, data));
-            });
+            }, data);
         }
 
         @Override
         public void onEnd() {
-            channel.eventLoop().execute(() -> {
+            onTaskLoop(() -> {
                 if (!live()) {
                     return;
                 }
                 forget();
                 stats.streamsCompleted.incrementAndGet();
                 channel.writeAndFlush(new EndFrame(id));
-            });
+            }, null);
         }
 
         @Override
         public void onFailure(FetchException failure) {
-            channel.eventLoop().execute(() -> failed(failure));
+            onTaskLoop(() -> failed(failure), null);
         }
 
         /** On this channel's loop. */

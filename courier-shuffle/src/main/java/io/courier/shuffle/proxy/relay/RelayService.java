@@ -7,6 +7,8 @@ import io.courier.shuffle.proxy.protocol.ProtocolException;
 import io.courier.shuffle.proxy.server.TaskConnectionAcceptor;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The relaying half of a proxy: accepts local task connections (after {@link RelayAccess}) and gives each a
@@ -14,6 +16,7 @@ import io.netty.channel.ChannelHandler;
  * connections. Holds no secrets. Thread-safe; owned by {@code CourierProxy}.
  */
 public final class RelayService implements TaskConnectionAcceptor {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayService.class);
     private final String nodeId;
     private final ProxyClient client;
     private final RelayAccess access;
@@ -29,6 +32,8 @@ public final class RelayService implements TaskConnectionAcceptor {
     public ChannelHandler accept(Channel channel, HandshakeFrame hello) throws ProtocolException {
         if (!access.allows(channel.remoteAddress(), channel.localAddress())) {
             stats.refusedConnections.incrementAndGet();
+            LOG.warn("refused relay connection of task {} from {} (courier.proxy.relay.allow-remote is false)",
+                    hello.nodeId(), channel.remoteAddress());
             throw new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " relays only for local tasks ("
                     + hello.nodeId() + " connected from " + channel.remoteAddress() + "; see courier.proxy.relay.allow-remote)");
         }
