@@ -21,8 +21,10 @@ abstract class ClientStream {
     byte[] requestMac;
     /** The source proxy when this stream is fetched through a relay (a task's stream); null for a direct fetch. */
     String relaySource;
-    /** Credit granted in the FETCH; 0 means the connection's window. */
+    /** Credit to grant in the FETCH; 0 means the connection's window. */
     int initialCredit;
+    /** Bytes of the connection and node budgets this stream holds while admitted. */
+    long reservation;
     /** The reply MAC of the SEGMENT_HEADER, set before {@link #onHeader} (a relay forwards it). */
     byte[] replyMac;
     long expectedLength = -1;

@@ -167,14 +167,18 @@ final class PeerConnection {
         }
         boolean wrote = false;
         while (!waiting.isEmpty()) {
-            if (reserved + window > connectionBudget || !nodeBudget.tryReserve(window)) {
+            ClientStream next = waiting.peek();
+            // A relayed stream starts with its task's window (end-to-end credit), capped by the connection budget
+            // so that it can always be admitted; a direct fetch with this connection's window.
+            int credit = next.initialCredit > 0 ? (int) Math.min(next.initialCredit, connectionBudget) : window;
+            if (reserved + credit > connectionBudget || !nodeBudget.tryReserve(credit)) {
                 nodeBudget.addWaiter(budgetWaiter);
                 break;
             }
             ClientStream s = waiting.poll();
-            reserved += window;
+            s.reservation = credit;
+            reserved += credit;
             s.id = nextId++;
-            int credit = s.initialCredit > 0 ? Math.min(s.initialCredit, window) : window;
             s.granted = credit;
             s.open = true;
             streams.put(s.id, s);
@@ -249,8 +253,8 @@ final class PeerConnection {
             return; // never admitted, or already released
         }
         s.released = true;
-        reserved -= window;
-        nodeBudget.release(window);
+        reserved -= s.reservation;
+        nodeBudget.release(s.reservation);
         admit();
     }
 

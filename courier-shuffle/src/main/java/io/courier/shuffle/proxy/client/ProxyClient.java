@@ -77,7 +77,8 @@ public final class ProxyClient {
 
     /**
      * Relays a task's fetch: opens a stream to the proxy {@code source} on this node's shared connection with
-     * the task's own request MAC and {@code initialCredit} (capped at the stream window), and hands header
+     * the task's own request MAC and {@code initialCredit} (the task's window, capped by the connection
+     * budget), and hands header
      * (with its reply MAC, unverified), data, end or failure to {@code sink} on the connection's event loop.
      * Credit is given only through {@link RelayedFetch#credit}. A source that cannot be connected fails the
      * stream with {@link io.courier.shuffle.proxy.protocol.ErrorCode#PEER_UNREACHABLE}.

@@ -3,9 +3,10 @@ package io.courier.shuffle.proxy.client;
 import io.netty.buffer.ByteBuf;
 
 /**
- * A stream this proxy fetches on behalf of a local task (the relay). Unlike a reducer's stream it grants the
- * source credit only when told to ({@link #credit}, as the task grants it), so a task that stops reading
- * stops the stream at the source and the relay buffers at most the initial window. Callbacks arrive on the
+ * A stream this proxy fetches on behalf of a local task (the relay). It starts with the task's initial credit
+ * (not this proxy's window: the task returns credit in batches of half its own window) and grants the source
+ * more only when told to ({@link #credit}, as the task grants it), so a task that stops reading stops the
+ * stream at the source and the relay holds at most the task's window. Callbacks arrive on the
  * upstream connection's event loop; {@link #credit} and {@link #cancel} may be called from any thread.
  */
 public final class RelayedFetch extends ClientStream {

@@ -5,13 +5,19 @@ package io.courier.shuffle.proxy.relay;
  * {@link #defaults()} and override with the {@code with…} methods, which reject invalid values.
  */
 public final class RelayClientConfig {
+    /**
+     * Largest stream window: the relaying proxy caps a stream's credit at its connection budget
+     * ({@code courier.proxy.connection.max-in-flight.bytes}, 64 MiB by default), so keep well below it.
+     */
+    public static final int MAX_STREAM_WINDOW = 16 << 20;
     private final int streamWindow;
     private final long maxInFlight;
     private final int connectTimeoutMillis;
     private final long headerTimeoutMillis;
 
     private RelayClientConfig(int streamWindow, long maxInFlight, int connectTimeoutMillis, long headerTimeoutMillis) {
-        check(streamWindow >= 1024, "stream window", ">= 1024 bytes", streamWindow);
+        check(streamWindow >= 1024 && streamWindow <= MAX_STREAM_WINDOW, "stream window",
+                "in [1024, " + MAX_STREAM_WINDOW + "] bytes", streamWindow);
         check(maxInFlight >= streamWindow, "max in-flight bytes", ">= the stream window (" + streamWindow + ")",
                 maxInFlight);
         check(connectTimeoutMillis >= 1, "connect timeout", ">= 1 ms", connectTimeoutMillis);

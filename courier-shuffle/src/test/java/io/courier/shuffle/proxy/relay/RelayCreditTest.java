@@ -96,4 +96,41 @@ class RelayCreditTest {
             }
         }
     }
+
+    @Test
+    @Timeout(60)
+    void aTaskWindowLargerThanTheRelaysOwnWindowStillFlows() throws Exception {
+        // The task returns credit after half of ITS window; a relay that capped the source's credit at its own
+        // (smaller) window would wait for credit that never comes.
+        ProxyConfig small = ProxyConfig.defaults().withStreamWindow(16 * 1024);
+        try (ProxyCluster c = new ProxyCluster(dir, 2, small)) {
+            c.secrets().put(JOB, SECRET);
+            MapOutputFiles big = c.outputs(1).write(JOB, map(0), 1, 1000, 1000, 1);
+            NodeAddress a = NodeAddress.parse(c.id(0));
+            try (LocalProxyClient task = LocalProxyClient.connect(a.host(), a.port(),
+                    RelayClientConfig.defaults().withStreamWindow(256 * 1024))) {
+                byte[] got = ProxyCluster.readAll(task.fetch(c.id(1), JOB, map(0), 0, SECRET));
+                assertArrayEquals(c.outputs(1).expectedSegment(big, 0), got);
+                assertTrue(c.proxy(0).relayStats().maxStreamOutstanding() <= 256 * 1024);
+            }
+        }
+    }
+
+    @Test
+    void relayClientConfigRejectsBadValues() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RelayClientConfig.defaults().withStreamWindow(100));
+        assertTrue(e.getMessage().contains("stream window") && e.getMessage().contains("100"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RelayClientConfig.defaults().withStreamWindow(RelayClientConfig.MAX_STREAM_WINDOW + 1));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RelayClientConfig.defaults().withMaxInFlight(1000));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RelayClientConfig.defaults().withConnectTimeoutMillis(0));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> RelayClientConfig.defaults().withHeaderTimeoutMillis(0));
+        RelayClientConfig ok = RelayClientConfig.defaults().withStreamWindow(1 << 20);
+        assertEquals(1 << 20, ok.streamWindow());
+        assertTrue(ok.maxInFlight() >= ok.streamWindow());
+    }
 }
