@@ -21,6 +21,7 @@ public final class ProxyConfig {
     public static final String MAX_NUM = "courier.proxy.maxNum";
     public static final String MIN_SIZE = "courier.proxy.minSize.bytes";
     public static final String MAX_CONNECTIONS_PER_PEER = "courier.proxy.max-connections-per-peer";
+    public static final String RELAY_ALLOW_REMOTE = "courier.proxy.relay.allow-remote";
 
     private final String host;
     private final int port;
@@ -34,10 +35,11 @@ public final class ProxyConfig {
     private final int maxNum;
     private final double minSize;
     private final int maxConnectionsPerPeer;
+    private final boolean relayAllowRemote;
 
     private ProxyConfig(String host, int port, int ioThreads, int streamWindow, long connectionMaxInFlight,
             long nodeMaxInFlight, long sendBuffer, boolean transferTo, int connectTimeoutMillis, int maxNum,
-            double minSize, int maxConnectionsPerPeer) {
+            double minSize, int maxConnectionsPerPeer, boolean relayAllowRemote) {
         check(port >= 0 && port <= 65535, PORT, "[0, 65535]", port);
         check(ioThreads >= 1, IO_THREADS, ">= 1", ioThreads);
         check(streamWindow >= 1024, STREAM_WINDOW, ">= 1024", streamWindow);
@@ -62,6 +64,7 @@ public final class ProxyConfig {
         this.maxNum = maxNum;
         this.minSize = minSize;
         this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+        this.relayAllowRemote = relayAllowRemote;
     }
 
     private static void check(boolean ok, String key, String rule, Object value) {
@@ -73,7 +76,7 @@ public final class ProxyConfig {
     /** The defaults documented in docs/configuration.md. */
     public static ProxyConfig defaults() {
         return new ProxyConfig("127.0.0.1", 0, 2, 256 * 1024, 64L << 20, 256L << 20, 1L << 20, true, 10_000,
-                SelectAndSplit.UNLIMITED, 1 << 20, 4);
+                SelectAndSplit.UNLIMITED, 1 << 20, 4, false);
     }
 
     /** Defaults overridden by the given {@code courier.proxy.*} properties; unknown keys are refused. */
@@ -95,6 +98,7 @@ public final class ProxyConfig {
                     case MAX_NUM: c = c.withMaxNum(Integer.parseInt(v)); break;
                     case MIN_SIZE: c = c.withMinSize(Double.parseDouble(v)); break;
                     case MAX_CONNECTIONS_PER_PEER: c = c.withMaxConnectionsPerPeer(Integer.parseInt(v)); break;
+                    case RELAY_ALLOW_REMOTE: c = c.withRelayAllowRemote(parseBoolean(RELAY_ALLOW_REMOTE, v)); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -107,62 +111,74 @@ public final class ProxyConfig {
 
     public ProxyConfig withHost(String v) {
         return new ProxyConfig(v, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withPort(int v) {
         return new ProxyConfig(host, v, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withIoThreads(int v) {
         return new ProxyConfig(host, port, v, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withStreamWindow(int v) {
         return new ProxyConfig(host, port, ioThreads, v, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withConnectionMaxInFlight(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, v, nodeMaxInFlight, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withNodeMaxInFlight(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, v, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withSendBuffer(long v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, v,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withTransferTo(boolean v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                v, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+                v, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withConnectTimeoutMillis(int v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, v, maxNum, minSize, maxConnectionsPerPeer);
+                transferTo, v, maxNum, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withMaxNum(int v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, v, minSize, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, v, minSize, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withMinSize(double v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, v, maxConnectionsPerPeer);
+                transferTo, connectTimeoutMillis, maxNum, v, maxConnectionsPerPeer, relayAllowRemote);
     }
 
     public ProxyConfig withMaxConnectionsPerPeer(int v) {
         return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, v);
+                transferTo, connectTimeoutMillis, maxNum, minSize, v, relayAllowRemote);
+    }
+
+    public ProxyConfig withRelayAllowRemote(boolean v) {
+        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer, v);
+    }
+
+    private static boolean parseBoolean(String key, String v) {
+        if (!"true".equalsIgnoreCase(v) && !"false".equalsIgnoreCase(v)) {
+            throw new IllegalArgumentException("setting '" + key + "' must be true or false, got " + v);
+        }
+        return Boolean.parseBoolean(v);
     }
 
     public String host() {
@@ -211,5 +227,10 @@ public final class ProxyConfig {
 
     public int maxConnectionsPerPeer() {
         return maxConnectionsPerPeer;
+    }
+
+    /** Whether the proxy relays for task connections from non-local addresses (default false: local tasks only). */
+    public boolean relayAllowRemote() {
+        return relayAllowRemote;
     }
 }
