@@ -10,6 +10,8 @@ import java.util.Map;
  */
 public final class ProxyConfig {
     public static final String HOST = "courier.proxy.host";
+    /** Address the server socket binds to; unset means {@link #HOST}. The node id always uses {@link #HOST}. */
+    public static final String BIND_HOST = "courier.proxy.bind.host";
     public static final String PORT = "courier.proxy.port";
     public static final String IO_THREADS = "courier.proxy.io.threads";
     public static final String STREAM_WINDOW = "courier.proxy.stream.window.bytes";
@@ -23,6 +25,7 @@ public final class ProxyConfig {
     public static final String MAX_CONNECTIONS_PER_PEER = "courier.proxy.max-connections-per-peer";
 
     private final String host;
+    private final String bindHost;
     private final int port;
     private final int ioThreads;
     private final int streamWindow;
@@ -35,7 +38,7 @@ public final class ProxyConfig {
     private final double minSize;
     private final int maxConnectionsPerPeer;
 
-    private ProxyConfig(String host, int port, int ioThreads, int streamWindow, long connectionMaxInFlight,
+    private ProxyConfig(String host, String bindHost, int port, int ioThreads, int streamWindow, long connectionMaxInFlight,
             long nodeMaxInFlight, long sendBuffer, boolean transferTo, int connectTimeoutMillis, int maxNum,
             double minSize, int maxConnectionsPerPeer) {
         check(port >= 0 && port <= 65535, PORT, "[0, 65535]", port);
@@ -51,6 +54,7 @@ public final class ProxyConfig {
         check(minSize >= 0 && !Double.isInfinite(minSize), MIN_SIZE, "finite and >= 0", minSize);
         check(maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", maxConnectionsPerPeer);
         this.host = host;
+        this.bindHost = bindHost;
         this.port = port;
         this.ioThreads = ioThreads;
         this.streamWindow = streamWindow;
@@ -72,7 +76,7 @@ public final class ProxyConfig {
 
     /** The defaults documented in docs/configuration.md. */
     public static ProxyConfig defaults() {
-        return new ProxyConfig("127.0.0.1", 0, 2, 256 * 1024, 64L << 20, 256L << 20, 1L << 20, true, 10_000,
+        return new ProxyConfig("127.0.0.1", null, 0, 2, 256 * 1024, 64L << 20, 256L << 20, 1L << 20, true, 10_000,
                 SelectAndSplit.UNLIMITED, 1 << 20, 4);
     }
 
@@ -84,6 +88,7 @@ public final class ProxyConfig {
             try {
                 switch (e.getKey()) {
                     case HOST: c = c.withHost(v); break;
+                    case BIND_HOST: c = c.withBindHost(v.isEmpty() ? null : v); break;
                     case PORT: c = c.withPort(Integer.parseInt(v)); break;
                     case IO_THREADS: c = c.withIoThreads(Integer.parseInt(v)); break;
                     case STREAM_WINDOW: c = c.withStreamWindow(Integer.parseInt(v)); break;
@@ -106,67 +111,78 @@ public final class ProxyConfig {
     }
 
     public ProxyConfig withHost(String v) {
-        return new ProxyConfig(v, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(v, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
+    /** Binds the server socket to {@code v} (e.g. 0.0.0.0) while the node id keeps {@link #host()}; null: host. */
+    public ProxyConfig withBindHost(String v) {
+        return new ProxyConfig(host, v, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight,
+                sendBuffer, transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    }
+
     public ProxyConfig withPort(int v) {
-        return new ProxyConfig(host, v, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, v, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withIoThreads(int v) {
-        return new ProxyConfig(host, port, v, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, v, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withStreamWindow(int v) {
-        return new ProxyConfig(host, port, ioThreads, v, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, v, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withConnectionMaxInFlight(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, v, nodeMaxInFlight, sendBuffer, transferTo,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, v, nodeMaxInFlight, sendBuffer, transferTo,
                 connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withNodeMaxInFlight(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, v, sendBuffer, transferTo,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, v, sendBuffer, transferTo,
                 connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withSendBuffer(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, v,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, v,
                 transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withTransferTo(boolean v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 v, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withConnectTimeoutMillis(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, v, maxNum, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withMaxNum(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, v, minSize, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withMinSize(double v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, v, maxConnectionsPerPeer);
     }
 
     public ProxyConfig withMaxConnectionsPerPeer(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
+        return new ProxyConfig(host, bindHost, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
                 transferTo, connectTimeoutMillis, maxNum, minSize, v);
     }
 
     public String host() {
         return host;
+    }
+
+    /** The address the server socket binds to: {@link #BIND_HOST} when set, else {@link #host()}. */
+    public String bindHost() {
+        return bindHost == null ? host : bindHost;
     }
 
     public int port() {
