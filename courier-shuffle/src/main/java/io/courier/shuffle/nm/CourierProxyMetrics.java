@@ -31,6 +31,15 @@ public final class CourierProxyMetrics implements MetricsSource {
         this.nodeId = nodeId;
     }
 
+    /**
+     * The proxy this source reports on. Tests in the NodeManager's JVM reach a node's live proxy through here:
+     * {@code DefaultMetricsSystem.instance().getSource(sourceName(proxyPort))}, with the proxy port decoded from
+     * the NodeManager's {@code mapreduce_shuffle} metadata.
+     */
+    public CourierProxy proxy() {
+        return proxy;
+    }
+
     /** The source name for the proxy listening on {@code proxyPort}: unique per host, also in mini clusters. */
     public static String sourceName(int proxyPort) {
         return RECORD + "-" + proxyPort;

@@ -16,7 +16,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.metrics2.AbstractMetric;
 import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
+import org.apache.hadoop.metrics2.impl.MetricsRecordImpl;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.service.Service;
@@ -34,6 +37,8 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -134,9 +139,49 @@ class CourierShuffleHandlerTest {
         assertEquals(Long.valueOf(1), handler.proxy().serverCounters().refusedByCode()
                 .get(ErrorCode.AUTHENTICATION_FAILED));
 
+        Map<String, Number> m = metrics(handler.serviceMetadata().proxyPort());
+        long bytes = 0;
+        for (int partition = 0; partition < 4; partition++) {
+            bytes += verify.expectedSegment(files, partition).length;
+        }
+        assertEquals(bytes, m.get("BytesSent").longValue());
+        assertEquals(4L, m.get("SegmentsServed").longValue());
+        assertEquals(1L, m.get("FetchesRefused").longValue());
+        assertEquals(1L, m.get("FetchesRefused_AUTHENTICATION_FAILED").longValue());
+        assertEquals(0L, m.get("FetchesRefused_UNKNOWN_JOB").longValue());
+        assertEquals(1L, m.get("PeerConnectionsAccepted").longValue());
+        assertEquals(1L, m.get("PeerConnectionsOpen").longValue());
+        assertEquals(1L, m.get("PeersServed").longValue());
+        assertEquals(bytes, metrics(client).get("BytesReceived").longValue());
+
         handler.stopApplication(new ApplicationTerminationContext(APP));
         FetchException gone = assertThrows(FetchException.class, () -> fetchAll(client, peer, JOB, MAP, 0, SECRET));
         assertEquals(ErrorCode.UNKNOWN_JOB, gone.code(), "the secret left with the application");
+    }
+
+    /** One snapshot of the handler's metrics source, found the way integration tests find it. */
+    private static Map<String, Number> metrics(int proxyPort) {
+        MetricsSource src = DefaultMetricsSystem.instance().getSource(CourierProxyMetrics.sourceName(proxyPort));
+        assertNotNull(src);
+        return snapshot(src);
+    }
+
+    private static Map<String, Number> metrics(CourierProxy p) {
+        return snapshot(new CourierProxyMetrics(p, p.nodeId()));
+    }
+
+    private static Map<String, Number> snapshot(MetricsSource src) {
+        MetricsCollectorImpl c = new MetricsCollectorImpl();
+        src.getMetrics(c, true);
+        Map<String, Number> m = new HashMap<>();
+        for (MetricsRecordImpl r : c.getRecords()) {
+            assertEquals("CourierProxy", r.name());
+            assertEquals("courier", r.context());
+            for (AbstractMetric metric : r.metrics()) {
+                m.put(metric.name(), metric.value());
+            }
+        }
+        return m;
     }
 
     private static byte[] fetchAll(CourierProxy p, String peer, String job, String map, int partition, byte[] secret)
@@ -163,6 +208,7 @@ class CourierShuffleHandlerTest {
         String name = CourierProxyMetrics.sourceName(handler.serviceMetadata().proxyPort());
         MetricsSource source = DefaultMetricsSystem.instance().getSource(name);
         assertNotNull(source, "metrics source " + name + " registered");
+        assertTrue(((CourierProxyMetrics) source).proxy() == handler.proxy(), "tests reach the live proxy");
         handler.stop();
         assertNull(DefaultMetricsSystem.instance().getSource(name), "unregistered on stop");
         handler = null;
@@ -208,6 +254,16 @@ class CourierShuffleHandlerTest {
         CourierShuffleHandler h = new CourierShuffleHandler();
         Exception e = assertThrows(Exception.class, () -> h.init(conf));
         assertTrue(String.valueOf(e.getMessage()).contains("courier.proxy.no.such.key"), e.getMessage());
+    }
+
+    @Test
+    void prefersTheNodeManagersPathHandlerAndFallsBackToLocalDirs() throws Exception {
+        CourierShuffleHandler h = new CourierShuffleHandler();
+        h.init(nmConf(new File(tmp, "nm-local")));
+        assertTrue(h.getAuxiliaryLocalPathHandler() instanceof LocalDirsPathHandler, "fallback when none was given");
+        LocalDirsPathHandler nmOwn = new LocalDirsPathHandler(new Configuration(false));
+        h.setAuxiliaryLocalPathHandler(nmOwn);
+        assertTrue(h.getAuxiliaryLocalPathHandler() == nmOwn);
     }
 
     @Test
