@@ -16,6 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 
@@ -84,8 +86,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
                 if (isBindFailure(e) && attempt < attempts) {
                     LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another (attempt {}"
                             + " of {})", conf.get(SHUFFLE_PORT_CONFIG_KEY), attempt, attempts);
-                    allChannels.close().awaitUninterruptibly();
-                    continue;
+                    continue; // the failed bind left nothing open
                 }
                 throw e;
             }
@@ -101,7 +102,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
                 if (isBindFailure(e) && attempt < attempts) {
                     LOG.warn("Courier proxy port {} (shuffle port {} + offset) was taken; picking another pair"
                             + " (attempt {} of {})", proxyPort, shufflePort, attempt, attempts);
-                    allChannels.close().awaitUninterruptibly();
+                    closeShuffleServerChannel();
                     continue;
                 }
                 throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
@@ -126,6 +127,25 @@ public class CourierShuffleHandler extends ShuffleHandler {
             // Metrics are for operators; a registration clash must not take the shuffle down.
             LOG.warn("Could not register metrics source {} for Courier proxy {}: {}", name, nodeId, e.toString());
         }
+    }
+
+    /**
+     * Closes ShuffleHandler's listening channel so that it can bind another port. Through reflection on purpose:
+     * {@code allChannels} is a ChannelGroup of Hadoop's own Netty, and the NodeManager jar relocates every
+     * {@code io.netty} reference in Courier's classes, which would turn a direct field access into a
+     * {@code NoSuchFieldError}.
+     */
+    void closeShuffleServerChannel() throws Exception {
+        Field f = ShuffleHandler.class.getDeclaredField("allChannels");
+        f.setAccessible(true);
+        Object future = invoke(f.get(this), "close");
+        invoke(future, "awaitUninterruptibly");
+    }
+
+    private static Object invoke(Object target, String method) throws Exception {
+        Method m = target.getClass().getMethod(method);
+        m.setAccessible(true); // the implementation classes are package-private
+        return m.invoke(target);
     }
 
     private static boolean isBindFailure(Throwable e) {

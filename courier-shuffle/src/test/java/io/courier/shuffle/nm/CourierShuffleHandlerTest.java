@@ -231,6 +231,15 @@ class CourierShuffleHandlerTest {
     }
 
     @Test
+    void shuffleServerChannelCanBeClosedForARetry() throws Exception {
+        handler = start(nmConf(new File(tmp, "nm-local")));
+        int shufflePort = handler.serviceMetadata().shufflePort();
+        assertTrue(!PortPairPicker.isFree(shufflePort));
+        handler.closeShuffleServerChannel();
+        assertTrue(PortPairPicker.isFree(shufflePort), "ShuffleHandler's port is released");
+    }
+
+    @Test
     void takenProxyPortFailsTheStartWithTheReason() throws Exception {
         try (ServerSocket taken = new ServerSocket()) {
             taken.bind(new InetSocketAddress(0));
