@@ -47,6 +47,12 @@ public class CourierShuffleHandler extends ShuffleHandler {
     /** Start attempts when the handler picks the ports itself and may lose a bind race. */
     static final int BIND_ATTEMPTS = 5;
 
+    /** Chooses a shuffle port whose partner {@code port + offset} is free; replaceable in tests. */
+    interface PortChooser {
+        int choose(int offset) throws IOException;
+    }
+
+    private final PortChooser ports;
     private final Object pathsLock = new Object();
     private volatile AuxiliaryLocalPathHandler fallbackPaths;
     private volatile CourierProxy proxy;
@@ -54,7 +60,12 @@ public class CourierShuffleHandler extends ShuffleHandler {
     private String metricsSource;
 
     public CourierShuffleHandler() {
+        this(PortPairPicker::pick);
+    }
+
+    CourierShuffleHandler(PortChooser ports) {
         super();
+        this.ports = ports;
     }
 
     @Override
@@ -78,7 +89,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
         JobTokenSecrets secrets = new JobTokenSecrets(() -> secretManager);
         for (int attempt = 1; ; attempt++) {
             if (pickPorts) {
-                conf.setInt(SHUFFLE_PORT_CONFIG_KEY, PortPairPicker.pick(ProxyConfigs.portOffset(conf)));
+                conf.setInt(SHUFFLE_PORT_CONFIG_KEY, ports.choose(ProxyConfigs.portOffset(conf)));
             }
             try {
                 super.serviceStart();

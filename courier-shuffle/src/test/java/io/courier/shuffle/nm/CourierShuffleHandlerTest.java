@@ -231,6 +231,39 @@ class CourierShuffleHandlerTest {
     }
 
     @Test
+    void aLostBindRaceOnTheProxyPortIsRetriedWithAnotherPair() throws Exception {
+        int first = PortPairPicker.pick(1);
+        try (ServerSocket thief = new ServerSocket()) {
+            thief.bind(new InetSocketAddress(first + 1)); // someone takes the proxy port after it was picked
+            int[] calls = {0};
+            handler = new CourierShuffleHandler(offset -> ++calls[0] == 1 ? first : PortPairPicker.pick(offset));
+            handler.init(nmConf(new File(tmp, "nm-local")));
+            handler.start();
+            assertEquals(2, calls[0], "picked a second pair");
+            ServiceMetadata meta = handler.serviceMetadata();
+            assertTrue(meta.shufflePort() != first);
+            assertEquals(meta.shufflePort() + 1, meta.proxyPort());
+            assertTrue(PortPairPicker.isFree(first), "the first shuffle port was released");
+            assertEquals(meta.shufflePort(), ShuffleHandler.deserializeMetaData(handler.getMetaData()));
+        }
+    }
+
+    @Test
+    void twoHandlersInOneJvmGetDistinctPortPairs() throws Exception {
+        handler = start(nmConf(new File(tmp, "nm-0")));
+        CourierShuffleHandler second = start(nmConf(new File(tmp, "nm-1")));
+        try {
+            ServiceMetadata a = handler.serviceMetadata();
+            ServiceMetadata b = second.serviceMetadata();
+            assertTrue(a.shufflePort() != b.shufflePort() && a.proxyPort() != b.proxyPort());
+            assertTrue(a.proxyPort() != b.shufflePort() && b.proxyPort() != a.shufflePort());
+            assertNotNull(DefaultMetricsSystem.instance().getSource(CourierProxyMetrics.sourceName(b.proxyPort())));
+        } finally {
+            second.stop();
+        }
+    }
+
+    @Test
     void shuffleServerChannelCanBeClosedForARetry() throws Exception {
         handler = start(nmConf(new File(tmp, "nm-local")));
         int shufflePort = handler.serviceMetadata().shufflePort();
