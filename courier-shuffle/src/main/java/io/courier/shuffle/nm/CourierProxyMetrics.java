@@ -68,6 +68,9 @@ public final class CourierProxyMetrics implements MetricsSource {
                 .addCounter(info("BytesSent", "Segment bytes this proxy served to peers"), s.bytesSent())
                 .addCounter(info("BytesReceived", "Segment bytes this proxy fetched from peers"), c.bytesReceived())
                 .addCounter(info("SegmentsServed", "Segments served completely to peers"), s.streamsServed())
+                .addCounter(info("SegmentsFetched", "Segments fetched completely from peers"), c.segmentsFetched())
+                .addCounter(info("BlocksReceived", "Data blocks (<= 64 KiB) received from peers"),
+                        c.blocksReceived())
                 .addCounter(info("FetchesRefused", "Fetches this proxy refused (any error code)"), s.streamsRefused())
                 .addCounter(info("FetchesFailed", "Fetches of this proxy that failed"), c.streamsFailed())
                 .addCounter(info("ProtocolErrors", "Peer connections closed for a protocol error"),

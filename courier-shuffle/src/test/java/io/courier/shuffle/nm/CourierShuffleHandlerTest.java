@@ -152,7 +152,10 @@ class CourierShuffleHandlerTest {
         assertEquals(1L, m.get("PeerConnectionsAccepted").longValue());
         assertEquals(1L, m.get("PeerConnectionsOpen").longValue());
         assertEquals(1L, m.get("PeersServed").longValue());
-        assertEquals(bytes, metrics(client).get("BytesReceived").longValue());
+        Map<String, Number> fetched = metrics(client);
+        assertEquals(bytes, fetched.get("BytesReceived").longValue());
+        assertEquals(4L, fetched.get("SegmentsFetched").longValue());
+        assertTrue(fetched.get("BlocksReceived").longValue() >= 4L);
 
         handler.stopApplication(new ApplicationTerminationContext(APP));
         FetchException gone = assertThrows(FetchException.class, () -> fetchAll(client, peer, JOB, MAP, 0, SECRET));

@@ -10,6 +10,8 @@ public final class ClientCounters {
     final AtomicLong rejectedFrames = new AtomicLong();
     final AtomicLong bytesReceived = new AtomicLong();
     final AtomicLong streamsFailed = new AtomicLong();
+    final AtomicLong blocksReceived = new AtomicLong();
+    final AtomicLong segmentsFetched = new AtomicLong();
 
     void connectionOpened(String peer) {
         connectionsByPeer.add(peer);
@@ -27,6 +29,16 @@ public final class ClientCounters {
 
     public long bytesReceived() {
         return bytesReceived.get();
+    }
+
+    /** DATA frames (blocks of at most 64 KiB) received for open streams. */
+    public long blocksReceived() {
+        return blocksReceived.get();
+    }
+
+    /** Segments whose END arrived (complete as announced). */
+    public long segmentsFetched() {
+        return segmentsFetched.get();
     }
 
     public long streamsFailed() {

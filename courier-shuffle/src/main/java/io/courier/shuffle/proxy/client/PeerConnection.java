@@ -237,6 +237,7 @@ final class PeerConnection {
             return;
         }
         counters.bytesReceived.addAndGet(n);
+        counters.blocksReceived.incrementAndGet();
         s.onData(d.content());
     }
 
@@ -247,6 +248,7 @@ final class PeerConnection {
             return;
         }
         s.open = false;
+        counters.segmentsFetched.incrementAndGet();
         s.onEnd();
     }
 
