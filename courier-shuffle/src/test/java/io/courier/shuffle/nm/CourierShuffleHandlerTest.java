@@ -39,6 +39,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -225,12 +226,23 @@ class CourierShuffleHandlerTest {
         assertEquals(Service.STATE.STOPPED, handler.getServiceState());
         assertNull(handler.proxy());
         handler = null;
-        try (ServerSocket a = new ServerSocket(); ServerSocket b = new ServerSocket()) {
-            a.setReuseAddress(true);
-            b.setReuseAddress(true);
-            a.bind(new InetSocketAddress(meta.shufflePort()));
-            b.bind(new InetSocketAddress(meta.proxyPort()));
+        assertTrue(becomesFree(meta.shufflePort()), "shuffle port released");
+        assertTrue(becomesFree(meta.proxyPort()), "proxy port released");
+    }
+
+    /**
+     * Whether {@code port} can be bound within 10 s. A closed NIO server channel releases its socket when its
+     * selector deregisters the key, on the event loop, possibly just after the close future completed.
+     */
+    private static boolean becomesFree(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!PortPairPicker.isFree(port)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(10);
         }
+        return true;
     }
 
     @Test
@@ -246,7 +258,7 @@ class CourierShuffleHandlerTest {
             ServiceMetadata meta = handler.serviceMetadata();
             assertTrue(meta.shufflePort() != first);
             assertEquals(meta.shufflePort() + 1, meta.proxyPort());
-            assertTrue(PortPairPicker.isFree(first), "the first shuffle port was released");
+            assertTrue(becomesFree(first), "the first shuffle port was released");
             assertEquals(meta.shufflePort(), ShuffleHandler.deserializeMetaData(handler.getMetaData()));
         }
     }
@@ -272,7 +284,7 @@ class CourierShuffleHandlerTest {
         int shufflePort = handler.serviceMetadata().shufflePort();
         assertTrue(!PortPairPicker.isFree(shufflePort));
         handler.closeShuffleServerChannel();
-        assertTrue(PortPairPicker.isFree(shufflePort), "ShuffleHandler's port is released");
+        assertTrue(becomesFree(shufflePort), "ShuffleHandler's port is released");
     }
 
     @Test
