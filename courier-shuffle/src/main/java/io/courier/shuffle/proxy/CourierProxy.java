@@ -87,7 +87,7 @@ public final class CourierProxy implements Closeable {
                     }
                 });
         try {
-            serverChannel = b.bind(config.host(), config.port()).sync().channel();
+            serverChannel = b.bind(config.bindHost(), config.port()).sync().channel();
         } catch (InterruptedException | RuntimeException e) {
             close();
             throw e;
@@ -137,6 +137,14 @@ public final class CourierProxy implements Closeable {
             throw new IllegalStateException("proxy is not started");
         }
         return r.stats();
+    }
+
+    /**
+     * Forgets what this proxy cached for {@code job} (checked map-output indexes) once the job has ended on this
+     * node. Any thread.
+     */
+    public void jobFinished(String job) {
+        source.forgetJob(job);
     }
 
     public ServerCounters serverCounters() {

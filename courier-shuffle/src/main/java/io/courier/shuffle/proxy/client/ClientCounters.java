@@ -16,6 +16,7 @@ public final class ClientCounters {
     final AtomicLong streamsFailed = new AtomicLong();
     final AtomicLong segmentsCompleted = new AtomicLong();
     private final Set<String> servingConnections = ConcurrentHashMap.newKeySet();
+    final AtomicLong blocksReceived = new AtomicLong();
 
     void connectionOpened(String peer) {
         connectionsByPeer.add(peer);
@@ -33,6 +34,11 @@ public final class ClientCounters {
 
     public long bytesReceived() {
         return bytesReceived.get();
+    }
+
+    /** DATA frames (blocks of at most 64 KiB) received for open streams. */
+    public long blocksReceived() {
+        return blocksReceived.get();
     }
 
     public long streamsFailed() {

@@ -314,6 +314,7 @@ final class PeerConnection {
             return;
         }
         counters.bytesReceived.addAndGet(n);
+        counters.blocksReceived.incrementAndGet();
         s.onData(d.content());
     }
 

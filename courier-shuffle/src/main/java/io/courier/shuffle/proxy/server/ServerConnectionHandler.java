@@ -65,6 +65,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         sender = new ConnectionSender(ctx.channel(), scheduler, counters, sendBufferBytes, zeroCopy);
+        counters.connectionActive();
         super.channelActive(ctx);
     }
 
@@ -164,7 +165,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     }
 
     private void refuse(ChannelHandlerContext ctx, FetchFrame f, ErrorCode code, String message) {
-        counters.streamsRefused.incrementAndGet();
+        counters.refused(code);
         ctx.writeAndFlush(new ErrorFrame(f.streamId(), code, message));
     }
 
@@ -180,6 +181,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (sender != null) {
             sender.close();
+            counters.connectionInactive();
         }
         super.channelInactive(ctx);
     }
