@@ -9,6 +9,9 @@ import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.Wire;
+import io.courier.shuffle.proxy.relay.RelayAccess;
+import io.courier.shuffle.proxy.relay.RelayService;
+import io.courier.shuffle.proxy.relay.RelayStats;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
@@ -49,6 +52,7 @@ public final class CourierProxy implements Closeable {
     private NodeAddress address;
     private SendScheduler scheduler;
     private ProxyClient client;
+    private volatile RelayService relay;
 
     public CourierProxy(ProxyConfig config, SecretLookup secrets, MapOutputLocator locator) {
         this.config = config;
@@ -79,11 +83,11 @@ public final class CourierProxy implements Closeable {
                         channels.add(ch);
                         ch.pipeline().addLast(new FrameDecoder(), encoder, new ServerConnectionHandler(address.id(),
                                 secrets, source, scheduler, serverCounters, config.sendBuffer(),
-                                config.transferTo()));
+                                config.transferTo(), relay));
                     }
                 });
         try {
-            serverChannel = b.bind(config.host(), config.port()).sync().channel();
+            serverChannel = b.bind(config.bindHost(), config.port()).sync().channel();
         } catch (InterruptedException | RuntimeException e) {
             close();
             throw e;
@@ -93,6 +97,7 @@ public final class CourierProxy implements Closeable {
         scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize());
         client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
                 config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
+        relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()));
         return address.id();
     }
 
@@ -123,6 +128,23 @@ public final class CourierProxy implements Closeable {
     public synchronized SendScheduler scheduler() {
         requireStarted();
         return scheduler;
+    }
+
+    /** Counters of the relay for local tasks ({@code LocalProxyClient} connections). */
+    public RelayStats relayStats() {
+        RelayService r = relay;
+        if (r == null) {
+            throw new IllegalStateException("proxy is not started");
+        }
+        return r.stats();
+    }
+
+    /**
+     * Forgets what this proxy cached for {@code job} (checked map-output indexes) once the job has ended on this
+     * node. Any thread.
+     */
+    public void jobFinished(String job) {
+        source.forgetJob(job);
     }
 
     public ServerCounters serverCounters() {

@@ -21,8 +21,12 @@ public final class ProxyConfig {
     public static final String MAX_NUM = "courier.proxy.maxNum";
     public static final String MIN_SIZE = "courier.proxy.minSize.bytes";
     public static final String MAX_CONNECTIONS_PER_PEER = "courier.proxy.max-connections-per-peer";
+    /** Address the server socket binds to; unset means {@link #HOST}. The node id always uses {@link #HOST}. */
+    public static final String BIND_HOST = "courier.proxy.bind.host";
+    public static final String RELAY_ALLOW_REMOTE = "courier.proxy.relay.allow-remote";
 
     private final String host;
+    private final String bindHost;
     private final int port;
     private final int ioThreads;
     private final int streamWindow;
@@ -34,34 +38,72 @@ public final class ProxyConfig {
     private final int maxNum;
     private final double minSize;
     private final int maxConnectionsPerPeer;
+    private final boolean relayAllowRemote;
 
-    private ProxyConfig(String host, int port, int ioThreads, int streamWindow, long connectionMaxInFlight,
-            long nodeMaxInFlight, long sendBuffer, boolean transferTo, int connectTimeoutMillis, int maxNum,
-            double minSize, int maxConnectionsPerPeer) {
-        check(port >= 0 && port <= 65535, PORT, "[0, 65535]", port);
-        check(ioThreads >= 1, IO_THREADS, ">= 1", ioThreads);
-        check(streamWindow >= 1024, STREAM_WINDOW, ">= 1024", streamWindow);
-        check(connectionMaxInFlight >= streamWindow, CONNECTION_MAX_IN_FLIGHT, ">= " + STREAM_WINDOW,
-                connectionMaxInFlight);
-        check(nodeMaxInFlight >= connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
-                nodeMaxInFlight);
-        check(sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", sendBuffer);
-        check(connectTimeoutMillis >= 1, CONNECT_TIMEOUT, ">= 1", connectTimeoutMillis);
-        check(maxNum >= 1, MAX_NUM, ">= 1", maxNum);
-        check(minSize >= 0 && !Double.isInfinite(minSize), MIN_SIZE, "finite and >= 0", minSize);
-        check(maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", maxConnectionsPerPeer);
-        this.host = host;
-        this.port = port;
-        this.ioThreads = ioThreads;
-        this.streamWindow = streamWindow;
-        this.connectionMaxInFlight = connectionMaxInFlight;
-        this.nodeMaxInFlight = nodeMaxInFlight;
-        this.sendBuffer = sendBuffer;
-        this.transferTo = transferTo;
-        this.connectTimeoutMillis = connectTimeoutMillis;
-        this.maxNum = maxNum;
-        this.minSize = minSize;
-        this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+    private ProxyConfig(Values v) {
+        check(v.port >= 0 && v.port <= 65535, PORT, "[0, 65535]", v.port);
+        check(v.ioThreads >= 1, IO_THREADS, ">= 1", v.ioThreads);
+        check(v.streamWindow >= 1024, STREAM_WINDOW, ">= 1024", v.streamWindow);
+        check(v.connectionMaxInFlight >= v.streamWindow, CONNECTION_MAX_IN_FLIGHT, ">= " + STREAM_WINDOW,
+                v.connectionMaxInFlight);
+        check(v.nodeMaxInFlight >= v.connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
+                v.nodeMaxInFlight);
+        check(v.sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", v.sendBuffer);
+        check(v.connectTimeoutMillis >= 1, CONNECT_TIMEOUT, ">= 1", v.connectTimeoutMillis);
+        check(v.maxNum >= 1, MAX_NUM, ">= 1", v.maxNum);
+        check(v.minSize >= 0 && !Double.isInfinite(v.minSize), MIN_SIZE, "finite and >= 0", v.minSize);
+        check(v.maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", v.maxConnectionsPerPeer);
+        this.host = v.host;
+        this.bindHost = v.bindHost;
+        this.port = v.port;
+        this.ioThreads = v.ioThreads;
+        this.streamWindow = v.streamWindow;
+        this.connectionMaxInFlight = v.connectionMaxInFlight;
+        this.nodeMaxInFlight = v.nodeMaxInFlight;
+        this.sendBuffer = v.sendBuffer;
+        this.transferTo = v.transferTo;
+        this.connectTimeoutMillis = v.connectTimeoutMillis;
+        this.maxNum = v.maxNum;
+        this.minSize = v.minSize;
+        this.maxConnectionsPerPeer = v.maxConnectionsPerPeer;
+        this.relayAllowRemote = v.relayAllowRemote;
+    }
+
+    /** The mutable scratch copy behind the {@code with…} methods; never escapes this class. */
+    private static final class Values {
+        String host;
+        String bindHost;
+        int port;
+        int ioThreads;
+        int streamWindow;
+        long connectionMaxInFlight;
+        long nodeMaxInFlight;
+        long sendBuffer;
+        boolean transferTo;
+        int connectTimeoutMillis;
+        int maxNum;
+        double minSize;
+        int maxConnectionsPerPeer;
+        boolean relayAllowRemote;
+    }
+
+    private Values values() {
+        Values v = new Values();
+        v.host = host;
+        v.bindHost = bindHost;
+        v.port = port;
+        v.ioThreads = ioThreads;
+        v.streamWindow = streamWindow;
+        v.connectionMaxInFlight = connectionMaxInFlight;
+        v.nodeMaxInFlight = nodeMaxInFlight;
+        v.sendBuffer = sendBuffer;
+        v.transferTo = transferTo;
+        v.connectTimeoutMillis = connectTimeoutMillis;
+        v.maxNum = maxNum;
+        v.minSize = minSize;
+        v.maxConnectionsPerPeer = maxConnectionsPerPeer;
+        v.relayAllowRemote = relayAllowRemote;
+        return v;
     }
 
     private static void check(boolean ok, String key, String rule, Object value) {
@@ -72,8 +114,19 @@ public final class ProxyConfig {
 
     /** The defaults documented in docs/configuration.md. */
     public static ProxyConfig defaults() {
-        return new ProxyConfig("127.0.0.1", 0, 2, 256 * 1024, 64L << 20, 256L << 20, 1L << 20, true, 10_000,
-                SelectAndSplit.UNLIMITED, 1 << 20, 4);
+        Values v = new Values();
+        v.host = "127.0.0.1";
+        v.ioThreads = 2;
+        v.streamWindow = 256 * 1024;
+        v.connectionMaxInFlight = 64L << 20;
+        v.nodeMaxInFlight = 256L << 20;
+        v.sendBuffer = 1L << 20;
+        v.transferTo = true;
+        v.connectTimeoutMillis = 10_000;
+        v.maxNum = SelectAndSplit.UNLIMITED;
+        v.minSize = 1 << 20;
+        v.maxConnectionsPerPeer = 4;
+        return new ProxyConfig(v);
     }
 
     /** Defaults overridden by the given {@code courier.proxy.*} properties; unknown keys are refused. */
@@ -84,6 +137,7 @@ public final class ProxyConfig {
             try {
                 switch (e.getKey()) {
                     case HOST: c = c.withHost(v); break;
+                    case BIND_HOST: c = c.withBindHost(v.isEmpty() ? null : v); break;
                     case PORT: c = c.withPort(Integer.parseInt(v)); break;
                     case IO_THREADS: c = c.withIoThreads(Integer.parseInt(v)); break;
                     case STREAM_WINDOW: c = c.withStreamWindow(Integer.parseInt(v)); break;
@@ -95,6 +149,7 @@ public final class ProxyConfig {
                     case MAX_NUM: c = c.withMaxNum(Integer.parseInt(v)); break;
                     case MIN_SIZE: c = c.withMinSize(Double.parseDouble(v)); break;
                     case MAX_CONNECTIONS_PER_PEER: c = c.withMaxConnectionsPerPeer(Integer.parseInt(v)); break;
+                    case RELAY_ALLOW_REMOTE: c = c.withRelayAllowRemote(parseBoolean(RELAY_ALLOW_REMOTE, v)); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -105,68 +160,105 @@ public final class ProxyConfig {
         return c;
     }
 
-    public ProxyConfig withHost(String v) {
-        return new ProxyConfig(v, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withHost(String x) {
+        Values v = values();
+        v.host = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withPort(int v) {
-        return new ProxyConfig(host, v, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    /** Binds the server socket to {@code x} (e.g. 0.0.0.0) while the node id keeps {@link #host()}; null: host. */
+    public ProxyConfig withBindHost(String x) {
+        Values v = values();
+        v.bindHost = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withIoThreads(int v) {
-        return new ProxyConfig(host, port, v, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withPort(int x) {
+        Values v = values();
+        v.port = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withStreamWindow(int v) {
-        return new ProxyConfig(host, port, ioThreads, v, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withIoThreads(int x) {
+        Values v = values();
+        v.ioThreads = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withConnectionMaxInFlight(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, v, nodeMaxInFlight, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withStreamWindow(int x) {
+        Values v = values();
+        v.streamWindow = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withNodeMaxInFlight(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, v, sendBuffer, transferTo,
-                connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withConnectionMaxInFlight(long x) {
+        Values v = values();
+        v.connectionMaxInFlight = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withSendBuffer(long v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, v,
-                transferTo, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withNodeMaxInFlight(long x) {
+        Values v = values();
+        v.nodeMaxInFlight = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withTransferTo(boolean v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                v, connectTimeoutMillis, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withSendBuffer(long x) {
+        Values v = values();
+        v.sendBuffer = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withConnectTimeoutMillis(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, v, maxNum, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withTransferTo(boolean x) {
+        Values v = values();
+        v.transferTo = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withMaxNum(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, v, minSize, maxConnectionsPerPeer);
+    public ProxyConfig withConnectTimeoutMillis(int x) {
+        Values v = values();
+        v.connectTimeoutMillis = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withMinSize(double v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, v, maxConnectionsPerPeer);
+    public ProxyConfig withMaxNum(int x) {
+        Values v = values();
+        v.maxNum = x;
+        return new ProxyConfig(v);
     }
 
-    public ProxyConfig withMaxConnectionsPerPeer(int v) {
-        return new ProxyConfig(host, port, ioThreads, streamWindow, connectionMaxInFlight, nodeMaxInFlight, sendBuffer,
-                transferTo, connectTimeoutMillis, maxNum, minSize, v);
+    public ProxyConfig withMinSize(double x) {
+        Values v = values();
+        v.minSize = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withMaxConnectionsPerPeer(int x) {
+        Values v = values();
+        v.maxConnectionsPerPeer = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withRelayAllowRemote(boolean x) {
+        Values v = values();
+        v.relayAllowRemote = x;
+        return new ProxyConfig(v);
+    }
+
+    private static boolean parseBoolean(String key, String v) {
+        if (!"true".equalsIgnoreCase(v) && !"false".equalsIgnoreCase(v)) {
+            throw new IllegalArgumentException("setting '" + key + "' must be true or false, got " + v);
+        }
+        return Boolean.parseBoolean(v);
     }
 
     public String host() {
         return host;
+    }
+
+    /** The address the server socket binds to: {@link #BIND_HOST} when set, else {@link #host()}. */
+    public String bindHost() {
+        return bindHost == null ? host : bindHost;
     }
 
     public int port() {
@@ -211,5 +303,10 @@ public final class ProxyConfig {
 
     public int maxConnectionsPerPeer() {
         return maxConnectionsPerPeer;
+    }
+
+    /** Whether the proxy relays for task connections from non-local addresses (default false: local tasks only). */
+    public boolean relayAllowRemote() {
+        return relayAllowRemote;
     }
 }

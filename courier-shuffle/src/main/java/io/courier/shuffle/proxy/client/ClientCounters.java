@@ -1,7 +1,11 @@
 package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.PeerConnectionCounts;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Counters of the fetching side of one proxy (thread-safe). */
@@ -10,6 +14,9 @@ public final class ClientCounters {
     final AtomicLong rejectedFrames = new AtomicLong();
     final AtomicLong bytesReceived = new AtomicLong();
     final AtomicLong streamsFailed = new AtomicLong();
+    final AtomicLong segmentsCompleted = new AtomicLong();
+    private final Set<String> servingConnections = ConcurrentHashMap.newKeySet();
+    final AtomicLong blocksReceived = new AtomicLong();
 
     void connectionOpened(String peer) {
         connectionsByPeer.add(peer);
@@ -29,7 +36,26 @@ public final class ClientCounters {
         return bytesReceived.get();
     }
 
+    /** DATA frames (blocks of at most 64 KiB) received for open streams. */
+    public long blocksReceived() {
+        return blocksReceived.get();
+    }
+
     public long streamsFailed() {
         return streamsFailed.get();
+    }
+
+    /** Streams that ended with exactly the bytes their header announced. */
+    public long segmentsCompleted() {
+        return segmentsCompleted.get();
+    }
+
+    void servedBy(String connection) {
+        servingConnections.add(connection);
+    }
+
+    /** Distinct proxy-to-proxy connections named by ROUTE frames (streams fetched through a relay). */
+    public Set<String> servingConnections() {
+        return Collections.unmodifiableSet(new TreeSet<>(servingConnections));
     }
 }

@@ -16,14 +16,25 @@ abstract class ClientStream {
     private final int partition;
     // Event-loop-confined bookkeeping of the owning connection.
     int id;
+    /** Null for a relayed upstream stream: the relaying proxy holds no secret, its task verifies the reply. */
     byte[] secret;
     byte[] requestMac;
+    /** The source proxy when this stream is fetched through a relay (a task's stream); null for a direct fetch. */
+    String relaySource;
+    /** Credit to grant in the FETCH; 0 means the connection's window. */
+    int initialCredit;
+    /** Bytes of the connection and node budgets this stream holds while admitted. */
+    long reservation;
+    /** The reply MAC of the SEGMENT_HEADER, set before {@link #onHeader} (a relay forwards it). */
+    byte[] replyMac;
+    long expectedLength = -1;
     long granted;
     long wireReceived;
     boolean open;
     boolean released;
     final AtomicLong unacked = new AtomicLong();
     private volatile PeerConnection connection;
+    private volatile String servedBy;
 
     ClientStream(String peer, String job, String mapAttempt, int partition) {
         this.peer = peer;
@@ -46,6 +57,18 @@ abstract class ClientStream {
 
     public int partition() {
         return partition;
+    }
+
+    /**
+     * For a stream fetched through a relaying proxy: the identifier of the proxy-to-proxy connection that served
+     * it (its ROUTE frame), or null before the header or for a direct fetch.
+     */
+    public String servedBy() {
+        return servedBy;
+    }
+
+    final void servedBy(String connection) {
+        this.servedBy = connection;
     }
 
     final void attach(PeerConnection c) {

@@ -9,6 +9,8 @@ import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.FetchFrame;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
+import io.courier.shuffle.proxy.protocol.RelayFetchFrame;
+import io.courier.shuffle.proxy.protocol.RouteFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -39,17 +41,34 @@ final class PeerConnection {
     private final ClientCounters counters;
     private final Runnable onClosed;
     private final IntConsumer onConnectionsHint;
+    private final HandshakeFrame.Role role;
+    private final String connectionId;
     private final Map<Integer, ClientStream> streams = new HashMap<>();
     private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
     private final Runnable budgetWaiter = this::admitFromAnyThread;
     private Channel channel;
     private boolean closed;
+    private ErrorCode closedCode = ErrorCode.PEER_LOST;
     private int nextId = 1;
     private long reserved;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
             ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
+        this(self, peer, loop, window, connectionBudget, nodeBudget, counters, onClosed, onConnectionsHint,
+                HandshakeFrame.Role.PEER, self + "->" + peer);
+    }
+
+    /**
+     * @param role {@link HandshakeFrame.Role#TASK} for a task's connection to its local proxy (streams with a
+     *     relay source are opened with RELAY_FETCH)
+     * @param connectionId names this connection in ROUTE frames a relaying proxy sends its tasks
+     */
+    PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
+            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint, HandshakeFrame.Role role,
+            String connectionId) {
         this.self = self;
+        this.role = role;
+        this.connectionId = connectionId;
         this.peer = peer;
         this.loop = loop;
         this.window = window;
@@ -68,14 +87,32 @@ final class PeerConnection {
         return peer;
     }
 
+    String connectionId() {
+        return connectionId;
+    }
+
     /** Queues a fetch (any thread). */
     void submit(ClientStream s, byte[] secret) {
         s.secret = secret.clone();
         s.requestMac = FetchAuthenticator.requestMac(secret, s.job(), s.mapAttempt(), s.partition());
+        enqueue(s);
+    }
+
+    /**
+     * Queues a fetch whose request MAC was computed elsewhere (a relaying proxy forwarding a task's fetch): the
+     * reply MAC is not verified here but handed on with the header, for the task to verify.
+     */
+    void submitPreauthenticated(ClientStream s, byte[] requestMac) {
+        s.secret = null;
+        s.requestMac = requestMac.clone();
+        enqueue(s);
+    }
+
+    private void enqueue(ClientStream s) {
         s.attach(this);
         loop.execute(() -> {
             if (closed) {
-                failOne(s, ErrorCode.PEER_LOST, "connection to " + peer + " is closed");
+                failOne(s, closedCode, "connection to " + peer + " is closed");
                 return;
             }
             waiting.add(s);
@@ -88,22 +125,32 @@ final class PeerConnection {
     void active(Channel ch) {
         this.channel = ch;
         counters.connectionOpened(peer);
-        ch.writeAndFlush(new HandshakeFrame(self));
+        ch.writeAndFlush(new HandshakeFrame(self, role));
         admit();
     }
 
     void lost(String why) {
+        fail(ErrorCode.PEER_LOST, "connection to " + peer + " lost: " + why);
+    }
+
+    /** The connection could not be opened: fails every stream with {@code code} (event loop). */
+    void unreachable(ErrorCode code, String why) {
+        fail(code, "cannot connect to " + peer + ": " + why);
+    }
+
+    private void fail(ErrorCode code, String message) {
         if (closed) {
             return;
         }
         closed = true;
+        closedCode = code;
         nodeBudget.removeWaiter(budgetWaiter);
         List<ClientStream> all = new ArrayList<>(streams.values());
         all.addAll(waiting);
         streams.clear();
         waiting.clear();
         for (ClientStream s : all) {
-            failOne(s, ErrorCode.PEER_LOST, "connection to " + peer + " lost: " + why);
+            failOne(s, code, message);
         }
         onClosed.run();
     }
@@ -120,17 +167,25 @@ final class PeerConnection {
         }
         boolean wrote = false;
         while (!waiting.isEmpty()) {
-            if (reserved + window > connectionBudget || !nodeBudget.tryReserve(window)) {
+            ClientStream next = waiting.peek();
+            // A relayed stream starts with its task's window (end-to-end credit), capped by the connection budget
+            // so that it can always be admitted; a direct fetch with this connection's window.
+            int credit = next.initialCredit > 0 ? (int) Math.min(next.initialCredit, connectionBudget) : window;
+            if (reserved + credit > connectionBudget || !nodeBudget.tryReserve(credit)) {
                 nodeBudget.addWaiter(budgetWaiter);
                 break;
             }
             ClientStream s = waiting.poll();
-            reserved += window;
+            s.reservation = credit;
+            reserved += credit;
             s.id = nextId++;
-            s.granted = window;
+            s.granted = credit;
             s.open = true;
             streams.put(s.id, s);
-            channel.write(new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), window, s.requestMac));
+            channel.write(s.relaySource == null
+                    ? new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), credit, s.requestMac)
+                    : new RelayFetchFrame(s.id, s.relaySource, s.job(), s.mapAttempt(), s.partition(), credit,
+                            s.requestMac));
             wrote = true;
         }
         if (waiting.isEmpty()) {
@@ -161,6 +216,23 @@ final class PeerConnection {
         channel.writeAndFlush(new CreditFrame(s.id, (int) n));
     }
 
+    /**
+     * Grants {@code n} more bytes to {@code s} now (any thread): a relaying proxy passes its task's credit on
+     * one for one instead of crediting as bytes arrive, so flow control stays end to end.
+     */
+    void credit(ClientStream s, int n) {
+        if (n <= 0) {
+            return;
+        }
+        loop.execute(() -> {
+            if (closed || !s.open || streams.get(s.id) != s) {
+                return;
+            }
+            s.granted += n;
+            channel.writeAndFlush(new CreditFrame(s.id, n));
+        });
+    }
+
     /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
     void streamDone(ClientStream s, boolean cancel) {
         loop.execute(() -> {
@@ -181,8 +253,8 @@ final class PeerConnection {
             return; // never admitted, or already released
         }
         s.released = true;
-        reserved -= window;
-        nodeBudget.release(window);
+        reserved -= s.reservation;
+        nodeBudget.release(s.reservation);
         admit();
     }
 
@@ -203,8 +275,8 @@ final class PeerConnection {
             rejected(h.streamId());
             return;
         }
-        if (!FetchAuthenticator.verifyReply(s.secret, s.requestMac, h.compressedLength(), h.rawLength(),
-                h.replyMac())) {
+        if (s.secret != null && !FetchAuthenticator.verifyReply(s.secret, s.requestMac, h.compressedLength(),
+                h.rawLength(), h.replyMac())) {
             abort(s, ErrorCode.REPLY_AUTHENTICATION_FAILED, "reply MAC of " + s + " does not verify");
             return;
         }
@@ -212,6 +284,11 @@ final class PeerConnection {
             abort(s, ErrorCode.MALFORMED_FRAME, "header for " + h.mapAttempt() + "/" + h.partition()
                     + " answers " + s);
             return;
+        }
+        s.replyMac = h.replyMac();
+        s.expectedLength = h.compressedLength();
+        if (s.relaySource != null && s.servedBy() != null) {
+            counters.servedBy(s.servedBy());
         }
         s.onHeader(new SegmentHeader(h.mapAttempt(), h.partition(), h.compressedLength(), h.rawLength()));
     }
@@ -237,6 +314,7 @@ final class PeerConnection {
             return;
         }
         counters.bytesReceived.addAndGet(n);
+        counters.blocksReceived.incrementAndGet();
         s.onData(d.content());
     }
 
@@ -247,7 +325,20 @@ final class PeerConnection {
             return;
         }
         s.open = false;
+        if (s.wireReceived == s.expectedLength) {
+            counters.segmentsCompleted.incrementAndGet();
+        }
         s.onEnd();
+    }
+
+    /** A relaying proxy names the connection serving a task's stream (precedes its SEGMENT_HEADER). */
+    void onRoute(RouteFrame r) {
+        ClientStream s = streams.get(r.streamId());
+        if (s == null) {
+            rejected(r.streamId());
+            return;
+        }
+        s.servedBy(r.connection());
     }
 
     void onError(ErrorFrame e) {

@@ -1,6 +1,8 @@
 package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.NodeAddress;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.netty.bootstrap.Bootstrap;
@@ -38,6 +40,7 @@ public final class ProxyClient {
     private final Map<String, Integer> desired = new HashMap<>();
     private final Map<String, Integer> roundRobin = new HashMap<>();
     private boolean closed;
+    private long connectionsOpened;
 
     public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
             int connectTimeoutMillis, int maxConnectionsPerPeer) {
@@ -69,6 +72,24 @@ public final class ProxyClient {
             SegmentConsumer consumer) {
         CallbackStream s = new CallbackStream(peer, job, mapAttempt, partition, consumer);
         connectionTo(peer).submit(s, jobSecret);
+        return s;
+    }
+
+    /**
+     * Relays a task's fetch: opens a stream to the proxy {@code source} on this node's shared connection with
+     * the task's own request MAC and {@code initialCredit} (the task's window, capped by the connection
+     * budget), and hands header
+     * (with its reply MAC, unverified), data, end or failure to {@code sink} on the connection's event loop.
+     * Credit is given only through {@link RelayedFetch#credit}. A source that cannot be connected fails the
+     * stream with {@link io.courier.shuffle.proxy.protocol.ErrorCode#PEER_UNREACHABLE}.
+     *
+     * @throws IllegalArgumentException if {@code source} is not {@code host:port}
+     * @throws IllegalStateException if this client is closed
+     */
+    public RelayedFetch relay(String source, String job, String mapAttempt, int partition, byte[] requestMac,
+            int initialCredit, RelaySink sink) {
+        RelayedFetch s = new RelayedFetch(source, job, mapAttempt, partition, initialCredit, sink);
+        connectionTo(source).submitPreauthenticated(s, requestMac);
         return s;
     }
 
@@ -110,8 +131,10 @@ public final class ProxyClient {
         NodeAddress address = NodeAddress.parse(peer);
         EventLoop loop = group.next();
         PeerConnection[] holder = new PeerConnection[1];
+        connectionsOpened++;
         PeerConnection conn = new PeerConnection(self, peer, loop, window, connectionBudget, nodeBudget, counters,
-                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n));
+                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), HandshakeFrame.Role.PEER,
+                self + "->" + peer + "#" + connectionsOpened);
         holder[0] = conn;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -125,7 +148,7 @@ public final class ProxyClient {
         ChannelFuture f = b.connect(address.host(), address.port());
         f.addListener(done -> {
             if (!done.isSuccess()) {
-                conn.lost("cannot connect to " + peer + ": " + done.cause());
+                conn.unreachable(ErrorCode.PEER_UNREACHABLE, String.valueOf(done.cause()));
             }
         });
         return conn;

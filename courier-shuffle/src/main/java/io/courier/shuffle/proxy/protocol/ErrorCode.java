@@ -34,7 +34,7 @@ public enum ErrorCode {
     CORRUPT_INDEX(15, true),
     /** Reading the map output failed on the serving node. */
     IO_ERROR(20, true),
-    /** The connection to the peer was lost or could not be opened (local only, never on the wire). */
+    /** The connection to the peer was lost mid-stream (raised locally; a relaying proxy forwards it to its task). */
     PEER_LOST(30, true),
     /** The reply MAC in a SEGMENT_HEADER did not verify (local only). */
     REPLY_AUTHENTICATION_FAILED(31, true),
@@ -43,7 +43,14 @@ public enum ErrorCode {
     /** The stream was cancelled by its consumer (local only). */
     CANCELLED(33, false),
     /** The proxy is shutting down. */
-    SHUTTING_DOWN(34, true);
+    SHUTTING_DOWN(34, true),
+    /**
+     * The connection to the source proxy could not be opened (refused or timed out: the node runs no Courier
+     * proxy or is down). Raised by the fetching proxy; a relaying proxy forwards it to its task.
+     */
+    PEER_UNREACHABLE(35, true),
+    /** A task connection from a non-local address while {@code courier.proxy.relay.allow-remote} is false. */
+    RELAY_NOT_ALLOWED(36, false);
 
     private final short code;
     private final boolean retryable;

@@ -79,8 +79,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private static Frame readBody(FrameType type, ByteBuf in, int bodyLength) {
         switch (type) {
-            case HANDSHAKE:
-                return new HandshakeFrame(readString(in, bodyLength));
+            case HANDSHAKE: {
+                String nodeId = readString(in, Wire.MAX_STRING);
+                // Version-1 peers send the name only; a task appends its role byte.
+                return in.isReadable() ? new HandshakeFrame(nodeId, HandshakeFrame.Role.ofCode(in.readByte()))
+                        : new HandshakeFrame(nodeId);
+            }
+            case RELAY_FETCH:
+                return new RelayFetchFrame(in.readInt(), readString(in, Wire.MAX_STRING),
+                        readString(in, Wire.MAX_STRING), readString(in, Wire.MAX_STRING), in.readInt(), in.readInt(),
+                        readBytes(in));
+            case ROUTE:
+                return new RouteFrame(in.readInt(), readString(in, Wire.MAX_STRING));
             case FETCH:
                 return new FetchFrame(in.readInt(), readString(in, Wire.MAX_STRING), readString(in, Wire.MAX_STRING),
                         in.readInt(), in.readInt(), readBytes(in));

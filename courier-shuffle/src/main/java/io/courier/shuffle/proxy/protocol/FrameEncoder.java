@@ -50,8 +50,28 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
 
     private static void writeBody(Frame frame, ByteBuf buf) {
         switch (frame.type()) {
-            case HANDSHAKE:
-                writeString(buf, ((HandshakeFrame) frame).nodeId());
+            case HANDSHAKE: {
+                HandshakeFrame h = (HandshakeFrame) frame;
+                writeString(buf, h.nodeId());
+                if (h.role() != HandshakeFrame.Role.PEER) {
+                    buf.writeByte(h.role().code());
+                }
+                break;
+            }
+            case RELAY_FETCH: {
+                RelayFetchFrame f = (RelayFetchFrame) frame;
+                buf.writeInt(f.streamId());
+                writeString(buf, f.source());
+                writeString(buf, f.job());
+                writeString(buf, f.mapAttempt());
+                buf.writeInt(f.partition());
+                buf.writeInt(f.initialCredit());
+                writeBytes(buf, f.mac());
+                break;
+            }
+            case ROUTE:
+                buf.writeInt(frame.streamId());
+                writeString(buf, ((RouteFrame) frame).connection());
                 break;
             case FETCH: {
                 FetchFrame f = (FetchFrame) frame;

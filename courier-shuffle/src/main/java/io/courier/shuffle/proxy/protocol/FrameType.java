@@ -10,7 +10,9 @@ public enum FrameType {
     END(6),
     ERROR(7),
     CANCEL(8),
-    CONNECTIONS(9);
+    CONNECTIONS(9),
+    RELAY_FETCH(10),
+    ROUTE(11);
 
     private final byte code;
 

@@ -18,6 +18,7 @@ import io.courier.shuffle.proxy.source.Segment;
 import io.courier.shuffle.proxy.source.SegmentException;
 import io.courier.shuffle.proxy.source.SegmentSource;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 
@@ -39,11 +40,19 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     private final ServerCounters counters;
     private final long sendBufferBytes;
     private final boolean zeroCopy;
+    private final TaskConnectionAcceptor tasks;
     private ConnectionSender sender;
     private String peer;
 
     public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
             ServerCounters counters, long sendBufferBytes, boolean zeroCopy) {
+        this(nodeId, secrets, source, scheduler, counters, sendBufferBytes, zeroCopy, null);
+    }
+
+    /** @param tasks takes over connections whose handshake has the TASK role; null refuses them */
+    public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
+            ServerCounters counters, long sendBufferBytes, boolean zeroCopy, TaskConnectionAcceptor tasks) {
+        this.tasks = tasks;
         this.nodeId = nodeId;
         this.secrets = secrets;
         this.source = source;
@@ -56,6 +65,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         sender = new ConnectionSender(ctx.channel(), scheduler, counters, sendBufferBytes, zeroCopy);
+        counters.connectionActive();
         super.channelActive(ctx);
     }
 
@@ -65,7 +75,12 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             if (!(frame instanceof HandshakeFrame)) {
                 throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "expected HANDSHAKE first, got " + frame);
             }
-            peer = ((HandshakeFrame) frame).nodeId();
+            HandshakeFrame hello = (HandshakeFrame) frame;
+            if (hello.role() == HandshakeFrame.Role.TASK) {
+                handOverToRelay(ctx, hello);
+                return;
+            }
+            peer = hello.nodeId();
             counters.connectionFrom(peer);
             ctx.writeAndFlush(new HandshakeFrame(nodeId));
             sender.start(peer);
@@ -85,6 +100,19 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
                 throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, frame.type()
                         + " is not allowed from a fetching peer (" + peer + ")");
         }
+    }
+
+    /**
+     * A local task's connection: the relay's handler replaces this one (its sender was never started, so
+     * nothing of the serving path stays attached to the channel).
+     */
+    private void handOverToRelay(ChannelHandlerContext ctx, HandshakeFrame hello) throws ProtocolException {
+        if (tasks == null) {
+            throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "proxy " + nodeId + " does not relay for tasks");
+        }
+        ChannelHandler relay = tasks.accept(ctx.channel(), hello);
+        ctx.writeAndFlush(new HandshakeFrame(nodeId));
+        ctx.pipeline().replace(this, "relay", relay);
     }
 
     private void fetch(ChannelHandlerContext ctx, FetchFrame f) throws ProtocolException {
@@ -137,7 +165,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     }
 
     private void refuse(ChannelHandlerContext ctx, FetchFrame f, ErrorCode code, String message) {
-        counters.streamsRefused.incrementAndGet();
+        counters.refused(code);
         ctx.writeAndFlush(new ErrorFrame(f.streamId(), code, message));
     }
 
@@ -153,6 +181,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (sender != null) {
             sender.close();
+            counters.connectionInactive();
         }
         super.channelInactive(ctx);
     }

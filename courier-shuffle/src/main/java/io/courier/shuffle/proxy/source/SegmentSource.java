@@ -39,13 +39,20 @@ public final class SegmentSource {
         return indexReads;
     }
 
+    /** Drops the cached indexes of {@code job} (its outputs are about to be deleted). */
+    public synchronized void forgetJob(String job) {
+        cache.values().removeIf(c -> c.job.equals(job));
+    }
+
     private static final class CachedIndex {
+        final String job;
         final long length;
         final long modified;
         final long dataLength;
         final SpillIndex index;
 
-        CachedIndex(long length, long modified, long dataLength, SpillIndex index) {
+        CachedIndex(String job, long length, long modified, long dataLength, SpillIndex index) {
+            this.job = job;
             this.length = length;
             this.modified = modified;
             this.dataLength = dataLength;
@@ -53,7 +60,7 @@ public final class SegmentSource {
         }
     }
 
-    private SpillIndex index(MapOutputFiles files) throws IOException {
+    private SpillIndex index(String job, MapOutputFiles files) throws IOException {
         File f = files.index();
         long length = f.length();
         long modified = f.lastModified();
@@ -67,7 +74,7 @@ public final class SegmentSource {
         SpillIndex idx = SpillIndex.read(f, dataLength);
         synchronized (this) {
             indexReads++;
-            cache.put(f, new CachedIndex(length, modified, dataLength, idx));
+            cache.put(f, new CachedIndex(job, length, modified, dataLength, idx));
         }
         return idx;
     }
@@ -85,7 +92,7 @@ public final class SegmentSource {
         }
         SpillIndex index;
         try {
-            index = index(files);
+            index = index(job, files);
         } catch (CorruptIndexException e) {
             throw new SegmentException(ErrorCode.CORRUPT_INDEX, e.getMessage());
         } catch (IOException e) {

@@ -108,7 +108,7 @@ class FaultToleranceTest {
         try (ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults())) {
             SegmentStream s = c.proxy(0).fetch("127.0.0.1:" + port, JOB, map(0), 0, SECRET);
             FetchException e = assertThrows(FetchException.class, () -> s.awaitHeader(10, TimeUnit.SECONDS));
-            assertEquals(ErrorCode.PEER_LOST, e.code());
+            assertEquals(ErrorCode.PEER_UNREACHABLE, e.code());
             assertTrue(e.retryable());
         }
     }

@@ -1,0 +1,99 @@
+package io.courier.shuffle.nm;
+
+import io.courier.shuffle.proxy.ProxyConfig;
+import io.courier.shuffle.service.ProxyPortRule;
+import org.apache.hadoop.conf.Configuration;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Reads the node's proxy settings from the NodeManager's Hadoop {@link Configuration} (yarn-site.xml): every
+ * {@code courier.proxy.*} key goes through {@link ProxyConfig#fromProperties}, which refuses unknown keys, except
+ * the two keys of the cluster's {@link ProxyPortRule} ({@code courier.proxy.port}, {@code courier.proxy.port-offset}),
+ * which only the handler reads. Inside the NodeManager the proxy binds to {@code 0.0.0.0} by default and names
+ * itself after the NodeManager's host, as reducers see it in map-completion URLs. Stateless.
+ */
+public final class ProxyConfigs {
+    /** Cluster-wide proxy port; -1 selects "shuffle port + {@link #PORT_OFFSET}". */
+    public static final String PORT = ProxyConfig.PORT;
+    public static final int DEFAULT_PORT = 13563;
+    public static final String PORT_OFFSET = "courier.proxy.port-offset";
+    public static final int DEFAULT_PORT_OFFSET = 1;
+    /** The NodeManager default of {@link ProxyConfig#BIND_HOST}: all interfaces, like ShuffleHandler. */
+    public static final String DEFAULT_BIND_HOST = "0.0.0.0";
+
+    static final String PREFIX = "courier.proxy.";
+    private static final String NM_ADDRESS = "yarn.nodemanager.address";
+
+    private ProxyConfigs() {
+    }
+
+    /**
+     * The proxy settings in {@code conf}, with port 0 (the handler sets the port the rule gives).
+     *
+     * @throws IllegalArgumentException naming the key, for an unknown {@code courier.proxy.*} key or a bad value
+     */
+    public static ProxyConfig fromHadoop(Configuration conf) {
+        Map<String, String> props = new TreeMap<>();
+        for (Map.Entry<String, String> e : conf.getPropsWithPrefix(PREFIX).entrySet()) {
+            String key = PREFIX + e.getKey();
+            if (!key.equals(PORT) && !key.equals(PORT_OFFSET)) {
+                props.put(key, e.getValue() == null ? "" : e.getValue());
+            }
+        }
+        if (!props.containsKey(ProxyConfig.HOST)) {
+            props.put(ProxyConfig.HOST, advertisedHost(conf));
+        }
+        if (!props.containsKey(ProxyConfig.BIND_HOST)) {
+            props.put(ProxyConfig.BIND_HOST, DEFAULT_BIND_HOST);
+        }
+        try {
+            return ProxyConfig.fromProperties(props).withPort(0);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Courier proxy settings of the NodeManager (yarn-site.xml): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The cluster's proxy-port rule from {@code courier.proxy.port} and {@code courier.proxy.port-offset}. */
+    public static ProxyPortRule portRule(Configuration conf) {
+        int port;
+        int offset;
+        try {
+            port = Integer.parseInt(conf.getTrimmed(PORT, Integer.toString(DEFAULT_PORT)));
+            offset = Integer.parseInt(conf.getTrimmed(PORT_OFFSET, Integer.toString(DEFAULT_PORT_OFFSET)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Courier proxy settings of the NodeManager (yarn-site.xml): '" + PORT
+                    + "' and '" + PORT_OFFSET + "' must be integers: " + e.getMessage(), e);
+        }
+        return ProxyPortRule.of(port, offset);
+    }
+
+    /** {@code courier.proxy.port-offset} (meaningful with the offset rule only). */
+    public static int portOffset(Configuration conf) {
+        return conf.getInt(PORT_OFFSET, DEFAULT_PORT_OFFSET);
+    }
+
+    /**
+     * The host name reducers use for this node: the host of {@code yarn.nodemanager.address}, or this machine's
+     * canonical name when that address is a wildcard, resolved the way the NodeManager builds its NodeId (the
+     * host of every map-completion URL).
+     */
+    public static String advertisedHost(Configuration conf) {
+        String address = conf.getTrimmed(NM_ADDRESS, "0.0.0.0:0");
+        int colon = address.lastIndexOf(':');
+        String host = colon < 0 ? address : address.substring(0, colon);
+        try {
+            if (host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
+                return InetAddress.getLocalHost().getCanonicalHostName();
+            }
+            return InetAddress.getByName(host).getCanonicalHostName();
+        } catch (UnknownHostException e) {
+            // Name resolution is broken on this host: the configured name is the best we can advertise.
+            return host.isEmpty() ? "localhost" : host;
+        }
+    }
+}
