@@ -1,19 +1,22 @@
 package io.courier.it;
 
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
+
+import io.courier.shuffle.nm.CourierShuffleHandler;
+import io.courier.shuffle.proxy.CourierProxy;
+import io.courier.shuffle.proxy.client.ClientCounters;
+import io.courier.shuffle.proxy.server.ServerCounters;
 
 /**
  * Connection and byte counts of the Courier proxies of a mini cluster at one moment, read from each NodeManager's
  * {@code CourierShuffleHandler} (same JVM). {@link #minus} gives what one job added. Empty for a cluster that runs
  * the stock ShuffleHandler. Immutable.
  *
- * <p>The handler is reached by reflection ({@code proxy()}, then the proxy's {@code serverCounters()} and
- * {@code clientCounters()}), so that this harness also builds and runs without the Courier classes.
+ * <p>Read from the handler instances the NodeManagers of this JVM run ({@link MiniCourierCluster#auxService}).
  *
  * @param opened        per NodeManager index: connections this proxy opened, by peer proxy
  * @param accepted      per NodeManager index: connections this proxy accepted, by peer
@@ -43,18 +46,22 @@ public record ProxyStats(Map<Integer, Map<String, Long>> opened, Map<Integer, Ma
             return new ProxyStats(opened, accepted, 0, 0, 0);
         }
         for (int i = 0; i < cluster.nodeManagerCount(); i++) {
-            AuxiliaryService handler = cluster.auxService(i);
-            Object proxy = call(handler, "proxy");
+            AuxiliaryService service = cluster.auxService(i);
+            if (!(service instanceof CourierShuffleHandler handler)) {
+                throw new IllegalStateException("NodeManager " + i + " runs " + service.getClass().getName()
+                        + ", not the Courier handler");
+            }
+            CourierProxy proxy = handler.proxy();
             if (proxy == null) {
                 throw new IllegalStateException("NodeManager " + i + " has no running Courier proxy");
             }
-            Object server = call(proxy, "serverCounters");
-            Object client = call(proxy, "clientCounters");
-            opened.put(i, longMap(call(client, "connectionsByPeer")));
-            accepted.put(i, longMap(call(server, "connectionsByPeer")));
-            sent += (Long) call(server, "bytesSent");
-            served += (Long) call(server, "streamsServed");
-            received += (Long) call(client, "bytesReceived");
+            ServerCounters server = proxy.serverCounters();
+            ClientCounters client = proxy.clientCounters();
+            opened.put(i, client.connectionsByPeer());
+            accepted.put(i, server.connectionsByPeer());
+            sent += server.bytesSent();
+            served += server.streamsServed();
+            received += client.bytesReceived();
         }
         return new ProxyStats(opened, accepted, sent, received, served);
     }
@@ -105,23 +112,5 @@ public record ProxyStats(Map<Integer, Map<String, Long>> opened, Map<Integer, Ma
             c.put(e.getKey(), Collections.unmodifiableMap(new TreeMap<>(e.getValue())));
         }
         return Collections.unmodifiableMap(c);
-    }
-
-    private static Map<String, Long> longMap(Object o) {
-        Map<String, Long> m = new HashMap<>();
-        for (Map.Entry<?, ?> e : ((Map<?, ?>) o).entrySet()) {
-            m.put(String.valueOf(e.getKey()), ((Number) e.getValue()).longValue());
-        }
-        return m;
-    }
-
-    private static Object call(Object target, String method) {
-        try {
-            java.lang.reflect.Method m = target.getClass().getMethod(method);
-            return m.invoke(target);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot call " + method + "() on " + target.getClass().getName()
-                    + " (Courier handler API changed?)", e);
-        }
     }
 }

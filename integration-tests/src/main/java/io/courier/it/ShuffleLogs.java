@@ -39,10 +39,16 @@ public final class ShuffleLogs {
         return n;
     }
 
-    /** Number of lines containing {@code text} in the shuffle logs of {@code run}'s reduce attempts. */
+    /**
+     * Number of lines containing {@code text} in the logs ({@code syslog} and {@code syslog.shuffle}) of
+     * {@code run}'s reduce attempts. Hadoop sends only its own shuffle classes to {@code syslog.shuffle}; a
+     * plugin outside {@code org.apache.hadoop.mapreduce.task.reduce} logs to {@code syslog}.
+     */
     public long countLines(JobRun run, String text) throws IOException {
         long n = 0;
-        for (File log : shuffleLogs(run)) {
+        List<File> logs = new ArrayList<>(shuffleLogs(run));
+        logs.addAll(reduceLogs(run, "syslog"));
+        for (File log : logs) {
             for (String line : Files.readAllLines(log.toPath(), StandardCharsets.UTF_8)) {
                 if (line.contains(text)) {
                     n++;
@@ -54,6 +60,11 @@ public final class ShuffleLogs {
 
     /** The shuffle log files of {@code run}'s reduce attempts that still exist. */
     public List<File> shuffleLogs(JobRun run) {
+        return reduceLogs(run, "syslog.shuffle");
+    }
+
+    /** The log files named {@code fileName} of {@code run}'s reduce attempts that still exist. */
+    public List<File> reduceLogs(JobRun run, String fileName) {
         List<File> logs = new ArrayList<>();
         for (AttemptSummary a : run.attempts()) {
             if (a.type() != TaskType.REDUCE || a.containerId().isEmpty()) {
@@ -64,7 +75,7 @@ public final class ShuffleLogs {
             for (int i = 0; i < cluster.nodeManagerCount(); i++) {
                 for (File dir : cluster.logDirs(i)) {
                     File f = new File(dir, app + File.separator + a.containerId() + File.separator
-                            + "syslog.shuffle");
+                            + fileName);
                     if (f.isFile()) {
                         logs.add(f);
                     }

@@ -39,7 +39,7 @@ class CorruptMapOutputTest {
     void startCluster() throws Exception {
         courier = CourierExpectations.courierAvailable();
         cluster = MiniCourierCluster.start("courier-corrupt", 3,
-                courier ? NodeShuffleService.COURIER : NodeShuffleService.STOCK, Path.of("target", "courier-corrupt-work"));
+                NodeShuffleService.COURIER.isAvailable() ? NodeShuffleService.COURIER : NodeShuffleService.STOCK, Path.of("target", "courier-corrupt-work"));
         LOG.info("TIMING cluster start {} ms", cluster.startMillis());
         jobs = new ExampleJobs(cluster);
         fs = cluster.fileSystem();
@@ -80,6 +80,9 @@ class CorruptMapOutputTest {
             LOG.info("attempt {} {} on {}: {}", a.attemptId(), a.state(), a.shufflePort(), a.error());
         }
 
+        // The reducer noticed: the IFile checksum of the fetched segment did not match.
+        assertTrue(new ShuffleLogs(cluster).countLines(run, "ChecksumException") > 0,
+                "no checksum error in the reducers' logs: the corrupted segment was never fetched?");
         if (run.succeeded()) {
             assertEquals(expected, OutputDigest.of(fs, out),
                     "the job succeeded after a corrupted map output but its output differs from a clean run");

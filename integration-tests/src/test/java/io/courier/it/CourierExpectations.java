@@ -68,6 +68,8 @@ final class CourierExpectations {
         assertEquals(maps * reduces, run.counter(TaskCounter.SHUFFLED_MAPS), "every reducer fetched every map");
         assertEquals(maps * reduces, run.courier("PROXY_SEGMENTS"), "every segment came through a proxy");
         assertEquals(0, logs.httpFetchConnections(run), "Hadoop's HTTP fetcher must not have run");
+        assertTrue(logs.countLines(run, "Courier shuffle active") >= reduces,
+                () -> "not every reduce task logged that Courier is active: " + run);
         ProxyStats p = run.proxies();
         assertTrue(p.maxConnectionsPerPair() <= 1,
                 () -> "a proxy opened more than one connection to one peer during " + run.jobId() + ": "
