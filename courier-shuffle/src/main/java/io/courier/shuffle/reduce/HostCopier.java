@@ -101,8 +101,7 @@ final class HostCopier<K, V> {
                 } catch (IOException e) {
                     Result r = failed(host, source, map, e);
                     if (r == Result.FAILED) {
-                        remaining.remove(map);
-                        continue;
+                        continue; // stays in remaining: put back, retried after the host's penalty
                     }
                     return outcomeOf(r, host, source, e);
                 }
@@ -110,11 +109,13 @@ final class HostCopier<K, V> {
             for (Map.Entry<TaskAttemptID, IncomingSegment> e : open.entrySet()) {
                 TaskAttemptID map = e.getKey();
                 Attempt a = copyOne(host, source, map, e.getValue(), fetcherId);
-                if (a.result == Result.COPIED || a.result == Result.FAILED) {
+                if (a.result == Result.COPIED) {
                     remaining.remove(map);
-                    if (a.result == Result.COPIED) {
-                        localFailuresInARow.set(0);
-                    }
+                    localFailuresInARow.set(0);
+                    continue;
+                }
+                if (a.result == Result.FAILED) {
+                    // Like Hadoop's Fetcher, a failed map is put back (below) and retried after the penalty.
                     continue;
                 }
                 return outcomeOf(a.result, host, source, a.failure);
