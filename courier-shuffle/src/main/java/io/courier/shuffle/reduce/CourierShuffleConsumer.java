@@ -57,6 +57,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     private SegmentFetcher fetcher;
     private MapCompletionPoller poller;
     private FetchWorkers<K, V> workers;
+    private volatile HostCopier<K, V> copier;
     private final WaitClock waits = new WaitClock();
     private volatile boolean closed;
     private Throwable failure;
@@ -82,7 +83,12 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         this.scheduler = new CountingShuffleScheduler<>(jobConf, context.getStatus(), reduceId, this,
                 context.getCopyPhase(), context.getShuffledMapsCounter(), context.getReduceShuffleBytes(),
                 context.getFailedShuffleCounter(), routes, reporter);
-        this.merger = createMergeManager(context);
+        try {
+            this.merger = createMergeManager(context);
+        } catch (RuntimeException | Error e) {
+            closeSchedulerQuietly();
+            throw e;
+        }
         if (localProxy == null) {
             LOG.warn("Courier: the NodeManager of {} runs no Courier proxy (no Courier metadata in {}); fetching"
                     + " every map output over HTTP", reduceId, "NM_AUX_SERVICE_" + LocalProxyEndpoint.SHUFFLE_SERVICE);
@@ -163,12 +169,13 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     }
 
     private void startThreads() throws IOException, InterruptedException {
-        HostCopier<K, V> copier = null;
+        HostCopier<K, V> viaProxy = null;
         int count;
         if (localProxy != null) {
             fetcher = connectWithRetries();
-            copier = new HostCopier<>(scheduler, merger, fetcher, routes, reporter, metrics, this, config, reduceId,
+            viaProxy = new HostCopier<>(scheduler, merger, fetcher, routes, reporter, metrics, this, config, reduceId,
                     context.getReduceTask().getShuffleSecret().getEncoded(), localProxy.address(), waits);
+            copier = viaProxy;
             count = config.hostsParallel();
         } else {
             count = jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, 5);
@@ -176,7 +183,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         poller = new MapCompletionPoller(reduceId, context.getUmbilical(), scheduler, this,
                 jobConf.getNumReduceTasks());
         poller.start();
-        workers = new FetchWorkers<>(Math.max(1, count), reduceId.toString(), scheduler, merger, routes, copier,
+        workers = new FetchWorkers<>(Math.max(1, count), reduceId.toString(), scheduler, merger, routes, viaProxy,
                 () -> createHttpFallback(scheduler, merger, metrics), this, metrics);
         workers.start();
     }
@@ -203,8 +210,11 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
 
     private synchronized void throwIfFailed() throws IOException {
         if (failure != null) {
-            throw new IOException("Courier shuffle of " + reduceId + " failed in " + failingThread + ": "
-                    + failure.getMessage(), failure);
+            HostCopier<K, V> c = copier;
+            String last = c == null ? null : c.lastFailure();
+            throw new IOException("Courier shuffle of " + reduceId + " (job " + reduceId.getJobID() + ") failed in "
+                    + failingThread + ": " + failure.getMessage()
+                    + (last == null ? "" : "; last failed Courier copy: " + last), failure);
         }
     }
 
@@ -223,6 +233,14 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     private void closeScheduler() throws InterruptedException {
         if (scheduler != null) {
             scheduler.close();
+        }
+    }
+
+    private void closeSchedulerQuietly() {
+        try {
+            closeScheduler();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -258,11 +276,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         }
         closed = true;
         stopThreads();
-        try {
-            closeScheduler();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        closeSchedulerQuietly();
         if (scheduler != null) {
             synchronized (scheduler) {
                 scheduler.notifyAll();

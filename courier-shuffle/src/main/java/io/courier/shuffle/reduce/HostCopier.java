@@ -60,6 +60,7 @@ final class HostCopier<K, V> {
     private final String localProxy;
     private final WaitClock waits;
     private final AtomicInteger localFailuresInARow = new AtomicInteger();
+    private volatile String lastFailure;
 
     HostCopier(ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
             HostRoutes routes, Reporter reporter, ShuffleClientMetrics metrics, ExceptionReporter errors,
@@ -258,8 +259,14 @@ final class HostCopier<K, V> {
         }
     }
 
+    /** The last failed copy (map, host, proxy, cause), for the task's failure message; null if none. */
+    String lastFailure() {
+        return lastFailure;
+    }
+
     /** Hadoop's reaction to a map that could not be read from a host it could connect to. */
     private Result readError(MapHost host, String source, TaskAttemptID map, IOException e, String shuffleError) {
+        lastFailure = "map " + map + " from " + host + " via proxy " + source + ": " + e.getMessage();
         LOG.warn("Courier: failed to copy map {} of {} for reduce {} from {} via proxy {}", map, job, partition, host,
                 source, e);
         reporter.incrCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, shuffleError, 1);

@@ -272,4 +272,27 @@ class CourierShuffleConsumerTest {
             assertEquals(0, h.counter(CourierCounter.PROXY_SEGMENTS));
         }
     }
+
+    @Test
+    void aShuffleThatHadoopGivesUpOnFailsTheTaskNamingJobMapAndNode() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 2, 1)) {
+            MapOutputFiles f = h.writeMap(1, 0, 0, 100, 300);
+            h.succeeded(1, 0, 0);
+            try (RandomAccessFile raf = new RandomAccessFile(f.data(), "rw")) {
+                raf.seek(100);
+                byte b = raf.readByte();
+                raf.seek(100);
+                raf.writeByte(b ^ 0x5a);
+            }
+            TestConsumer c = new TestConsumer(h);
+            c.init(h.context());
+            // One map, every copy corrupt: Hadoop's scheduler declares the reducer unhealthy.
+            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            String m = e.getMessage();
+            assertTrue(m.contains(ReduceHarness.JOB), m);
+            assertTrue(m.contains(ReduceHarness.mapAttempt(0, 0)), m);
+            assertTrue(m.contains(h.mapHost(1)), m);
+            assertTrue(h.status.fetchFailed.contains(TaskAttemptID.forName(ReduceHarness.mapAttempt(0, 0))));
+        }
+    }
 }
