@@ -295,4 +295,41 @@ class CourierShuffleConsumerTest {
             assertTrue(h.status.fetchFailed.contains(TaskAttemptID.forName(ReduceHarness.mapAttempt(0, 0))));
         }
     }
+
+    @Test
+    void aLostLocalProxyBlamesNoSourceAndIsRetried() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
+            h.writeMap(0, 0, 0, 10, 100);
+            h.writeMap(1, 1, 0, 10, 100);
+            h.succeeded(0, 0, 0);
+            h.succeeded(1, 1, 0);
+            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
+            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            TestConsumer c = new TestConsumer(h);
+            c.localLosses = 3; // = courier.reduce.local-proxy.retries
+            c.init(h.context());
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE));
+            assertTrue(h.status.fetchFailed.isEmpty());
+        }
+    }
+
+    @Test
+    void aLocalProxyLostTooOftenInARowFailsTheTaskNamingIt() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
+            h.writeMap(0, 0, 0, 10, 100);
+            h.writeMap(1, 1, 0, 10, 100);
+            h.succeeded(0, 0, 0);
+            h.succeeded(1, 1, 0);
+            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
+            h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
+            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            TestConsumer c = new TestConsumer(h);
+            c.localLosses = Integer.MAX_VALUE;
+            c.init(h.context());
+            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            assertTrue(e.getMessage().contains("127.0.0.1:" + (h.shufflePort(0) + ReduceHarness.OFFSET)), e.getMessage());
+            assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "no source was blamed");
+        }
+    }
 }

@@ -19,6 +19,8 @@ final class ProxySegmentFetcher implements SegmentFetcher {
     private final CourierProxy local;
     final Map<String, AtomicInteger> fetchesBySource = new ConcurrentHashMap<>();
     volatile boolean closed;
+    /** Fetches that fail as if the connection to the local proxy were lost, before fetches work again. */
+    final AtomicInteger localLosses = new AtomicInteger();
 
     ProxySegmentFetcher(CourierProxy local) {
         this.local = local;
@@ -28,6 +30,9 @@ final class ProxySegmentFetcher implements SegmentFetcher {
     public IncomingSegment fetch(String sourceProxy, String job, String mapAttempt, int partition, byte[] secret)
             throws IOException {
         fetchesBySource.computeIfAbsent(sourceProxy, k -> new AtomicInteger()).incrementAndGet();
+        if (localLosses.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new FetchException(ErrorCode.SHUTTING_DOWN, "local proxy lost (test)");
+        }
         try {
             return IncomingSegment.of(local.fetch(sourceProxy, job, mapAttempt, partition, secret));
         } catch (IllegalStateException e) {

@@ -34,6 +34,7 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
     volatile ProxySegmentFetcher fetcher;
     volatile boolean filesAsHttp;
     volatile int refuseConnects;
+    volatile int localLosses;
     final AtomicInteger connectAttempts = new AtomicInteger();
     final List<String> httpHosts = new CopyOnWriteArrayList<>();
     volatile Gate gate;
@@ -53,6 +54,7 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
             throw new IOException("refused (test) " + host + ":" + port);
         }
         fetcher = new ProxySegmentFetcher(h.cluster.proxy(0));
+        fetcher.localLosses.set(localLosses);
         return fetcher;
     }
 
