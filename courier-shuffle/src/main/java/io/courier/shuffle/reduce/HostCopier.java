@@ -61,6 +61,7 @@ final class HostCopier<K, V> {
     private final WaitClock waits;
     private final AtomicInteger localFailuresInARow = new AtomicInteger();
     private volatile String lastFailure;
+    private long lastLocalFailureNanos; // guarded by this
 
     HostCopier(ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
             HostRoutes routes, Reporter reporter, ShuffleClientMetrics metrics, ExceptionReporter errors,
@@ -142,8 +143,8 @@ final class HostCopier<K, V> {
             return Outcome.USE_HTTP;
         }
         // Result.LOCAL: the local proxy failed; fail the task once that happened too often in a row.
-        int inARow = localFailuresInARow.incrementAndGet();
         if (failure != null) {
+            int inARow = countLocalFailure();
             if (inARow > config.localProxyRetries()) {
                 errors.reportException(new IOException("reduce partition " + partition + " of " + job
                         + " lost its node's Courier proxy at " + localProxy + " " + inARow + " times in a row ("
@@ -156,6 +157,20 @@ final class HostCopier<K, V> {
             }
         }
         return Outcome.LOCAL_FAILURE;
+    }
+
+    /**
+     * Counts a local-proxy failure unless one was counted less than a retry interval ago: losing the local
+     * connection fails the open streams of every worker at once, and that is one failure, not one per worker.
+     */
+    private synchronized int countLocalFailure() {
+        long now = System.nanoTime();
+        if (localFailuresInARow.get() == 0 || now - lastLocalFailureNanos
+                >= TimeUnit.MILLISECONDS.toNanos(config.localProxyRetryIntervalMillis())) {
+            lastLocalFailureNanos = now;
+            return localFailuresInARow.incrementAndGet();
+        }
+        return localFailuresInARow.get();
     }
 
     /** The result of one segment, with the failure behind a non-copied result. */
