@@ -12,10 +12,29 @@ public final class FetchException extends IOException {
     private static final long serialVersionUID = 1L;
 
     private final ErrorCode code;
+    private final boolean connectionFailure;
 
     public FetchException(ErrorCode code, String message) {
+        this(code, message, false);
+    }
+
+    private FetchException(ErrorCode code, String message, boolean connectionFailure) {
         super(code + ": " + message);
         this.code = code;
+        this.connectionFailure = connectionFailure;
+    }
+
+    /**
+     * The failure of the connection this client itself holds (lost or closed), as opposed to an error the peer
+     * reported for the stream. For a task's relay client that means its node's proxy is gone, not the source.
+     */
+    public static FetchException ofConnection(ErrorCode code, String message) {
+        return new FetchException(code, message, true);
+    }
+
+    /** True when the client's own connection failed (see {@link #ofConnection}). */
+    public boolean isConnectionFailure() {
+        return connectionFailure;
     }
 
     public ErrorCode code() {

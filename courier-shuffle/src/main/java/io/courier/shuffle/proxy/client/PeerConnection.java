@@ -112,7 +112,7 @@ final class PeerConnection {
         s.attach(this);
         loop.execute(() -> {
             if (closed) {
-                failOne(s, closedCode, "connection to " + peer + " is closed");
+                failOne(s, FetchException.ofConnection(closedCode, "connection to " + peer + " is closed"));
                 return;
             }
             waiting.add(s);
@@ -150,7 +150,7 @@ final class PeerConnection {
         streams.clear();
         waiting.clear();
         for (ClientStream s : all) {
-            failOne(s, code, message);
+            failOne(s, FetchException.ofConnection(code, message));
         }
         onClosed.run();
     }
@@ -356,7 +356,7 @@ final class PeerConnection {
             return;
         }
         s.open = false;
-        failOne(s, e.code(), "peer " + peer + ": " + e.message());
+        failOne(s, new FetchException(e.code(), "peer " + peer + ": " + e.message()));
     }
 
     /** Fails one stream, tells the peer to stop it, and returns its budget. */
@@ -366,11 +366,11 @@ final class PeerConnection {
             channel.writeAndFlush(new CancelFrame(s.id));
         }
         s.open = false;
-        failOne(s, code, message);
+        failOne(s, new FetchException(code, message));
     }
 
-    private void failOne(ClientStream s, ErrorCode code, String message) {
-        if (s.fail(new FetchException(code, message))) {
+    private void failOne(ClientStream s, FetchException failure) {
+        if (s.fail(failure)) {
             counters.streamsFailed.incrementAndGet();
         }
         release(s);

@@ -1,0 +1,24 @@
+package io.courier.shuffle.reduce;
+
+/**
+ * Job counters of the Courier shuffle (group "Courier", display names in {@code CourierCounter.properties}).
+ * Hadoop's own shuffle counters (REDUCE_SHUFFLE_BYTES, SHUFFLED_MAPS, FAILED_SHUFFLE, "Shuffle Errors") keep
+ * counting every copy, whichever path it took.
+ */
+public enum CourierCounter {
+    /** Segment bytes (IFile bytes with checksum) that arrived through the Courier proxy. */
+    PROXY_BYTES,
+    /** Map output segments that arrived through the Courier proxy. */
+    PROXY_SEGMENTS,
+    /**
+     * Distinct node-pair connections that served this reducer, as counted by the proxy client; when the client
+     * does not count them, the number of distinct source proxies that served at least one segment.
+     */
+    PROXY_CONNECTIONS,
+    /** Segment bytes fetched with Hadoop's HTTP fetcher from nodes without a reachable Courier proxy. */
+    HTTP_FALLBACK_BYTES,
+    /** Map output segments fetched with Hadoop's HTTP fetcher. */
+    HTTP_FALLBACK_SEGMENTS,
+    /** Milliseconds segments waited for merge memory (reserve said WAIT), for their header or for their bytes. */
+    WAIT_MILLIS
+}

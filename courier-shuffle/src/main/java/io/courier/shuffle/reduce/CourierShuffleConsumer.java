@@ -1,0 +1,288 @@
+package io.courier.shuffle.reduce;
+
+import io.courier.shuffle.proxy.relay.LocalProxyClient;
+import io.courier.shuffle.proxy.relay.RelayClientConfig;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapred.RawKeyValueIterator;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
+import org.apache.hadoop.mapred.Task;
+import org.apache.hadoop.mapred.TaskStatus;
+import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
+import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.apache.hadoop.util.Progress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.crypto.SecretKey;
+import java.io.IOException;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * Courier's reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}): fetches every map
+ * output of this reduce partition through the node's local Courier proxy and hands the segments, byte-identical
+ * to what ShuffleHandler serves, to Hadoop's {@link MergeManagerImpl}. Bookkeeping and failure semantics are
+ * Hadoop's own {@link ShuffleSchedulerImpl} (penalties, fetch-failure reports so the ApplicationMaster re-runs
+ * lost maps, obsolete and failed attempts). Nodes whose proxy cannot be reached, and every node when this
+ * node runs no Courier proxy, are fetched with Hadoop's HTTP {@code Fetcher}. Local (uber) runs delegate to
+ * Hadoop's {@link Shuffle}.
+ *
+ * <p>Threads: {@code ReduceTask} calls {@link #init}, {@link #run} and {@link #close} on the task's main
+ * thread. {@link #run} starts one map-completion poller and {@code courier.reduce.hosts.parallel} fetch
+ * workers and stops them before it returns or throws; {@link #close} stops whatever is still running.
+ * {@link #reportException} may be called from any thread.
+ */
+public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {
+    private static final Logger LOG = LoggerFactory.getLogger(CourierShuffleConsumer.class);
+    private static final int PROGRESS_MILLIS = 2000;
+
+    private Context<K, V> context;
+    private TaskAttemptID reduceId;
+    private JobConf jobConf;
+    private Reporter reporter;
+    private ReduceConfig config;
+    private ShuffleClientMetrics metrics;
+    private LocalProxyEndpoint localProxy;
+    private HostRoutes routes;
+    private CountingShuffleScheduler<K, V> scheduler;
+    private MergeManager<K, V> merger;
+    private Shuffle<K, V> localRun;
+
+    private SegmentFetcher fetcher;
+    private MapCompletionPoller poller;
+    private FetchWorkers<K, V> workers;
+    private volatile HostCopier<K, V> copier;
+    private final WaitClock waits = new WaitClock();
+    private volatile boolean closed;
+    private Throwable failure;
+    private String failingThread;
+
+    @Override
+    public void init(Context<K, V> context) {
+        this.context = context;
+        this.reduceId = context.getReduceId();
+        this.jobConf = context.getJobConf();
+        this.reporter = context.getReporter();
+        if (context.getLocalMapFiles() != null) {
+            // Uber/local runs read map outputs from local files with Hadoop's package-private LocalFetcher.
+            LOG.info("Courier: {} runs with local map files; using Hadoop's shuffle", reduceId);
+            localRun = new Shuffle<>();
+            localRun.init(context);
+            return;
+        }
+        this.config = ReduceConfig.from(jobConf);
+        this.metrics = ShuffleClientMetrics.create(reduceId, jobConf);
+        this.localProxy = LocalProxyEndpoint.fromEnvironment(environment());
+        this.routes = new HostRoutes(localProxy == null ? null : localProxy.metadata().rule());
+        this.scheduler = new CountingShuffleScheduler<>(jobConf, context.getStatus(), reduceId, this,
+                context.getCopyPhase(), context.getShuffledMapsCounter(), context.getReduceShuffleBytes(),
+                context.getFailedShuffleCounter(), routes, reporter);
+        try {
+            this.merger = createMergeManager(context);
+        } catch (RuntimeException | Error e) {
+            closeSchedulerQuietly();
+            throw e;
+        }
+        if (localProxy == null) {
+            LOG.warn("Courier: the NodeManager of {} runs no Courier proxy (no Courier metadata in {}); fetching"
+                    + " every map output over HTTP", reduceId, "NM_AUX_SERVICE_" + LocalProxyEndpoint.SHUFFLE_SERVICE);
+        } else {
+            LOG.info("Courier shuffle active for {}: local proxy {}, remote proxies at {}, {}", reduceId,
+                    localProxy.address(), localProxy.metadata().rule(), config);
+        }
+    }
+
+    /** The merge manager; like {@code Shuffle.createMergeManager}, overridable. */
+    protected MergeManager<K, V> createMergeManager(Context<K, V> context) {
+        return new MergeManagerImpl<>(reduceId, jobConf, context.getLocalFS(), context.getLocalDirAllocator(),
+                reporter, context.getCodec(), context.getCombinerClass(), context.getCombineCollector(),
+                context.getSpilledRecordsCounter(), context.getReduceCombineInputCounter(),
+                context.getMergedMapOutputsCounter(), this, context.getMergePhase(), context.getMapOutputFile());
+    }
+
+    /** The container environment (the NodeManager's metadata and host name). */
+    protected Map<String, String> environment() {
+        return System.getenv();
+    }
+
+    /**
+     * Connects to this node's Courier proxy at {@code host:port}; called once per attempt of {@link #run}'s
+     * bounded retry loop. Tests override it with in-process proxies.
+     */
+    protected SegmentFetcher connectLocalProxy(String host, int port, ReduceConfig config) throws IOException {
+        return new RelaySegmentFetcher(LocalProxyClient.connect(host, port,
+                RelayClientConfig.defaults().withHeaderTimeoutMillis(config.headerTimeoutMillis())));
+    }
+
+    /** Hadoop's HTTP fetcher for one fetch worker; called on that worker's thread, at most once per worker. */
+    protected HttpFallback createHttpFallback(ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger,
+            ShuffleClientMetrics metrics) {
+        SecretKey secret = context.getReduceTask().getShuffleSecret();
+        return new HadoopHttpFallback<>(jobConf, reduceId, scheduler, merger, reporter, metrics, this, secret);
+    }
+
+    @Override
+    public RawKeyValueIterator run() throws IOException, InterruptedException {
+        if (localRun != null) {
+            return localRun.run();
+        }
+        boolean done = false;
+        try {
+            startThreads();
+            while (!scheduler.waitUntilDone(PROGRESS_MILLIS)) {
+                reporter.progress();
+                throwIfFailed();
+                if (closed) {
+                    throw new IOException("Courier shuffle of " + reduceId + " was closed before it finished");
+                }
+            }
+            done = true;
+        } finally {
+            stopThreads();
+            if (!done) {
+                closeScheduler();
+            }
+        }
+        closeScheduler();
+        publishCounters();
+        Progress copyPhase = context.getCopyPhase();
+        copyPhase.complete();
+        TaskStatus status = context.getStatus();
+        status.setPhase(TaskStatus.Phase.SORT);
+        Task task = context.getReduceTask();
+        TaskUmbilicalProtocol umbilical = context.getUmbilical();
+        task.statusUpdate(umbilical);
+        RawKeyValueIterator kv;
+        try {
+            kv = merger.close();
+        } catch (Throwable t) {
+            throw new IOException("final merge of " + reduceId + " failed", t);
+        }
+        throwIfFailed();
+        return kv;
+    }
+
+    private void startThreads() throws IOException, InterruptedException {
+        HostCopier<K, V> viaProxy = null;
+        int count;
+        if (localProxy != null) {
+            fetcher = connectWithRetries();
+            viaProxy = new HostCopier<>(scheduler, merger, fetcher, routes, reporter, metrics, this, config, reduceId,
+                    context.getReduceTask().getShuffleSecret().getEncoded(), localProxy.address(), waits);
+            copier = viaProxy;
+            count = config.hostsParallel();
+        } else {
+            count = jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, 5);
+        }
+        poller = new MapCompletionPoller(reduceId, context.getUmbilical(), scheduler, this,
+                jobConf.getNumReduceTasks());
+        poller.start();
+        workers = new FetchWorkers<>(Math.max(1, count), reduceId.toString(), scheduler, merger, routes, viaProxy,
+                () -> createHttpFallback(scheduler, merger, metrics), this, metrics);
+        workers.start();
+    }
+
+    private SegmentFetcher connectWithRetries() throws IOException, InterruptedException {
+        IOException last = null;
+        int attempts = config.localProxyRetries() + 1;
+        for (int i = 1; i <= attempts; i++) {
+            try {
+                return connectLocalProxy(localProxy.host(), localProxy.port(), config);
+            } catch (IOException e) {
+                last = e;
+                LOG.warn("Courier: {} cannot connect to its node's proxy {} (attempt {} of {})", reduceId,
+                        localProxy.address(), i, attempts, e);
+                if (i < attempts) {
+                    Thread.sleep(config.localProxyRetryIntervalMillis());
+                }
+            }
+        }
+        throw new IOException("reduce " + reduceId + " cannot use its node's Courier proxy at "
+                + localProxy.address() + " after " + attempts + " attempts (" + ReduceConfig.LOCAL_PROXY_RETRIES + "="
+                + config.localProxyRetries() + "): " + (last == null ? "" : last.getMessage()), last);
+    }
+
+    private synchronized void throwIfFailed() throws IOException {
+        if (failure != null) {
+            HostCopier<K, V> c = copier;
+            String last = c == null ? null : c.lastFailure();
+            throw new IOException("Courier shuffle of " + reduceId + " (job " + reduceId.getJobID() + ") failed in "
+                    + failingThread + ": " + failure.getMessage()
+                    + (last == null ? "" : "; last failed Courier copy: " + last), failure);
+        }
+    }
+
+    private void stopThreads() {
+        if (poller != null) {
+            poller.stop();
+        }
+        if (workers != null) {
+            workers.stop();
+        }
+        if (fetcher != null) {
+            fetcher.close();
+        }
+    }
+
+    private void closeScheduler() throws InterruptedException {
+        if (scheduler != null) {
+            scheduler.close();
+        }
+    }
+
+    private void closeSchedulerQuietly() {
+        try {
+            closeScheduler();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void publishCounters() {
+        OptionalLong connections = fetcher == null ? OptionalLong.empty() : fetcher.servingConnections();
+        reporter.incrCounter(CourierCounter.PROXY_CONNECTIONS,
+                connections.isPresent() ? connections.getAsLong() : routes.servingProxies());
+        reporter.incrCounter(CourierCounter.WAIT_MILLIS, waits.millis());
+    }
+
+    /** First error wins; wakes {@link #run}'s wait so the task fails promptly. */
+    @Override
+    public void reportException(Throwable t) {
+        synchronized (this) {
+            if (failure != null) {
+                return;
+            }
+            failure = t;
+            failingThread = Thread.currentThread().getName();
+        }
+        if (scheduler != null) {
+            synchronized (scheduler) {
+                scheduler.notifyAll();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (localRun != null) {
+            localRun.close();
+            return;
+        }
+        closed = true;
+        stopThreads();
+        closeSchedulerQuietly();
+        if (scheduler != null) {
+            synchronized (scheduler) {
+                scheduler.notifyAll();
+            }
+        }
+    }
+}

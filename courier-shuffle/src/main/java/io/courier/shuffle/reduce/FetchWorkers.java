@@ -1,0 +1,133 @@
+package io.courier.shuffle.reduce;
+
+import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
+import org.apache.hadoop.mapreduce.task.reduce.MapHost;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A bounded set of fetch worker threads, each doing what Hadoop's {@code Fetcher.run()} does: wait for merge
+ * resources, take a host from the scheduler, copy its maps (through the Courier proxy, or over HTTP when the
+ * host is HTTP-only), free the host. A worker that finds a host's proxy unreachable fetches that host over HTTP
+ * right away. Owned by {@link CourierShuffleConsumer}: {@link #start()} and {@link #stop()} from its thread.
+ */
+final class FetchWorkers<K, V> {
+    private static final Logger LOG = LoggerFactory.getLogger(FetchWorkers.class);
+
+    private final ShuffleSchedulerImpl<K, V> scheduler;
+    private final MergeManager<K, V> merger;
+    private final HostRoutes routes;
+    private final HostCopier<K, V> copier;
+    private final Supplier<HttpFallback> fallbacks;
+    private final ExceptionReporter errors;
+    private final ShuffleClientMetrics metrics;
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<HttpFallback> openFallbacks = new ArrayList<>();
+    private volatile boolean stopped;
+
+    /** @param copier the Courier path, or null when every host is fetched over HTTP */
+    FetchWorkers(int count, String reduce, ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger,
+            HostRoutes routes, HostCopier<K, V> copier, Supplier<HttpFallback> fallbacks, ExceptionReporter errors,
+            ShuffleClientMetrics metrics) {
+        this.scheduler = scheduler;
+        this.merger = merger;
+        this.routes = routes;
+        this.copier = copier;
+        this.fallbacks = fallbacks;
+        this.errors = errors;
+        this.metrics = metrics;
+        for (int i = 0; i < count; i++) {
+            final int id = i;
+            Thread t = new Thread(() -> work(id), "courier-fetch#" + i + " " + reduce);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+    }
+
+    void start() {
+        for (Thread t : threads) {
+            t.start();
+        }
+    }
+
+    /** Stops every worker (interrupting transfers in progress) and waits, bounded, for them to end. */
+    void stop() {
+        stopped = true;
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        synchronized (openFallbacks) {
+            for (HttpFallback f : openFallbacks) {
+                f.close();
+            }
+        }
+        for (Thread t : threads) {
+            try {
+                t.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (t.isAlive()) {
+                LOG.warn("{} did not stop within 5 s", t.getName());
+            }
+        }
+    }
+
+    private void work(int id) {
+        HttpFallback http = null;
+        try {
+            while (!stopped && !Thread.currentThread().isInterrupted()) {
+                MapHost host = null;
+                try {
+                    merger.waitForResource();
+                    host = scheduler.getHost();
+                    metrics.threadBusy();
+                    boolean viaHttp = copier == null || routes.isHttp(host.getHostName());
+                    if (!viaHttp) {
+                        viaHttp = copier.copy(host, id) == HostCopier.Outcome.USE_HTTP;
+                    }
+                    if (viaHttp && !stopped) {
+                        if (http == null) {
+                            http = newFallback();
+                        }
+                        http.copyFromHost(host);
+                    }
+                } finally {
+                    if (host != null) {
+                        scheduler.freeHost(host);
+                        metrics.threadFree();
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            // stop()
+        } catch (Throwable t) {
+            if (!stopped) {
+                errors.reportException(t);
+            }
+        } finally {
+            if (http != null) {
+                http.close();
+            }
+        }
+    }
+
+    private HttpFallback newFallback() {
+        HttpFallback f = fallbacks.get();
+        synchronized (openFallbacks) {
+            openFallbacks.add(f);
+            if (stopped) {
+                f.close();
+            }
+        }
+        return f;
+    }
+}

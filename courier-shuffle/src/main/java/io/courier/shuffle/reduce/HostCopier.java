@@ -1,0 +1,293 @@
+package io.courier.shuffle.reduce;
+
+import io.courier.shuffle.proxy.client.SegmentHeader;
+import org.apache.hadoop.mapred.Reporter;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
+import org.apache.hadoop.mapreduce.task.reduce.Fetcher;
+import org.apache.hadoop.mapreduce.task.reduce.MapHost;
+import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
+import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
+import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Copies the known map outputs of one host through the local Courier proxy, the way Hadoop's
+ * {@code Fetcher.copyFromHost} does over HTTP: all the host's segments are requested at once, then each is
+ * reserved in the merge manager and shuffled into it (the {@code MapOutput} verifies the IFile checksum), and
+ * reported to the scheduler as a success or a failure with Hadoop's flags. A segment whose reserve says WAIT
+ * stays open: only its credit window stops until memory frees up. Thread-safe: every fetch worker calls
+ * {@link #copy} for the host it holds.
+ */
+final class HostCopier<K, V> {
+    private static final Logger LOG = LoggerFactory.getLogger(HostCopier.class);
+    private static final long MAX_RESERVE_BACKOFF_MILLIS = 200;
+
+    /** How the Courier attempt at a host ended. */
+    enum Outcome {
+        /** Every segment was copied or reported as failed (failed maps are retried by the scheduler). */
+        DONE,
+        /** The host's proxy is unreachable: the caller fetches the host over HTTP (its maps were put back). */
+        USE_HTTP,
+        /** The local proxy or local disk failed: the maps were put back unblamed. */
+        LOCAL_FAILURE
+    }
+
+    private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL }
+
+    private final ShuffleSchedulerImpl<K, V> scheduler;
+    private final MergeManager<K, V> merger;
+    private final SegmentFetcher fetcher;
+    private final HostRoutes routes;
+    private final Reporter reporter;
+    private final ShuffleClientMetrics metrics;
+    private final ExceptionReporter errors;
+    private final ReduceConfig config;
+    private final String job;
+    private final int partition;
+    private final byte[] secret;
+    private final String localProxy;
+    private final WaitClock waits;
+    private final AtomicInteger localFailuresInARow = new AtomicInteger();
+    private volatile String lastFailure;
+    private long lastLocalFailureNanos; // guarded by this
+
+    HostCopier(ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
+            HostRoutes routes, Reporter reporter, ShuffleClientMetrics metrics, ExceptionReporter errors,
+            ReduceConfig config, TaskAttemptID reduceId, byte[] secret, String localProxy, WaitClock waits) {
+        this.scheduler = scheduler;
+        this.merger = merger;
+        this.fetcher = fetcher;
+        this.routes = routes;
+        this.reporter = reporter;
+        this.metrics = metrics;
+        this.errors = errors;
+        this.config = config;
+        this.job = reduceId.getJobID().toString();
+        this.partition = reduceId.getTaskID().getId();
+        this.secret = secret.clone();
+        this.localProxy = localProxy;
+        this.waits = waits;
+    }
+
+    /** Copies what the scheduler hands out for {@code host} (held BUSY by the caller, who frees it). */
+    Outcome copy(MapHost host, int fetcherId) throws InterruptedException {
+        List<TaskAttemptID> maps = scheduler.getMapsForHost(host);
+        if (maps.isEmpty()) {
+            return Outcome.DONE;
+        }
+        Set<TaskAttemptID> remaining = new LinkedHashSet<>(maps);
+        Map<TaskAttemptID, IncomingSegment> open = new LinkedHashMap<>();
+        String source = null;
+        try {
+            try {
+                source = routes.sourceProxy(host.getHostName());
+            } catch (IllegalArgumentException e) {
+                LOG.warn("Courier: no proxy address for map host {} ({}); fetching it over HTTP", host, e.getMessage());
+                return Outcome.USE_HTTP;
+            }
+            for (TaskAttemptID map : maps) {
+                try {
+                    open.put(map, fetcher.fetch(source, job, map.toString(), partition, secret));
+                } catch (IOException e) {
+                    Result r = failed(host, source, map, e);
+                    if (r == Result.FAILED) {
+                        continue; // stays in remaining: put back, retried after the host's penalty
+                    }
+                    return outcomeOf(r, host, source, e);
+                }
+            }
+            for (Map.Entry<TaskAttemptID, IncomingSegment> e : open.entrySet()) {
+                TaskAttemptID map = e.getKey();
+                Attempt a = copyOne(host, source, map, e.getValue(), fetcherId);
+                if (a.result == Result.COPIED) {
+                    remaining.remove(map);
+                    localFailuresInARow.set(0);
+                    continue;
+                }
+                if (a.result == Result.FAILED) {
+                    // Like Hadoop's Fetcher, a failed map is put back (below) and retried after the penalty.
+                    continue;
+                }
+                return outcomeOf(a.result, host, source, a.failure);
+            }
+            return Outcome.DONE;
+        } finally {
+            for (IncomingSegment s : open.values()) {
+                s.close();
+            }
+            for (TaskAttemptID map : remaining) {
+                scheduler.putBackKnownMapOutput(host, map);
+            }
+        }
+    }
+
+    private Outcome outcomeOf(Result r, MapHost host, String source, IOException failure)
+            throws InterruptedException {
+        if (r == Result.UNREACHABLE) {
+            if (routes.markHttpOnly(host.getHostName())) {
+                LOG.warn("Courier: the proxy {} of map host {} is unreachable ({}); fetching that host over HTTP"
+                        + " from now on", source, host, failure == null ? "?" : failure.getMessage());
+            }
+            return Outcome.USE_HTTP;
+        }
+        // Result.LOCAL: the local proxy failed; fail the task once that happened too often in a row.
+        if (failure != null) {
+            int inARow = countLocalFailure();
+            if (inARow > config.localProxyRetries()) {
+                errors.reportException(new IOException("reduce partition " + partition + " of " + job
+                        + " lost its node's Courier proxy at " + localProxy + " " + inARow + " times in a row ("
+                        + ReduceConfig.LOCAL_PROXY_RETRIES + "=" + config.localProxyRetries()
+                        + "); last failure fetching from " + host + " via " + source, failure));
+            } else {
+                LOG.warn("Courier: the local proxy {} failed while fetching from {} ({} of {} allowed in a row);"
+                        + " retrying", localProxy, host, inARow, config.localProxyRetries(), failure);
+                Thread.sleep(config.localProxyRetryIntervalMillis());
+            }
+        }
+        return Outcome.LOCAL_FAILURE;
+    }
+
+    /**
+     * Counts a local-proxy failure unless one was counted less than a retry interval ago: losing the local
+     * connection fails the open streams of every worker at once, and that is one failure, not one per worker.
+     */
+    private synchronized int countLocalFailure() {
+        long now = System.nanoTime();
+        if (localFailuresInARow.get() == 0 || now - lastLocalFailureNanos
+                >= TimeUnit.MILLISECONDS.toNanos(config.localProxyRetryIntervalMillis())) {
+            lastLocalFailureNanos = now;
+            return localFailuresInARow.incrementAndGet();
+        }
+        return localFailuresInARow.get();
+    }
+
+    /** The result of one segment, with the failure behind a non-copied result. */
+    private static final class Attempt {
+        final Result result;
+        final IOException failure;
+
+        Attempt(Result result, IOException failure) {
+            this.result = result;
+            this.failure = failure;
+        }
+    }
+
+    private Attempt copyOne(MapHost host, String source, TaskAttemptID map, IncomingSegment segment, int fetcherId)
+            throws InterruptedException {
+        SegmentHeader header;
+        long t = System.nanoTime();
+        try {
+            header = segment.awaitHeader(config.headerTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (IOException e) {
+            return new Attempt(failed(host, source, map, e), e);
+        } finally {
+            waits.add(System.nanoTime() - t);
+        }
+        String wrong = checkHeader(header, map);
+        if (wrong != null) {
+            IOException e = new IOException("Courier: bad segment header for map " + map + " of " + job + " from "
+                    + host + " via " + source + ": " + wrong + " (" + header + ")");
+            return new Attempt(readError(host, source, map, e, wrong.startsWith("reduce") ? "WRONG_REDUCE"
+                    : "WRONG_LENGTH"), e);
+        }
+        MapOutput<K, V> output;
+        try {
+            output = reserve(map, header.rawLength(), fetcherId);
+        } catch (IOException e) {
+            // Like Hadoop's Fetcher: a local disk/memory error fails the reduce task.
+            scheduler.reportLocalError(e);
+            return new Attempt(Result.LOCAL, null);
+        }
+        long start = System.currentTimeMillis();
+        try {
+            output.shuffle(host, waits.timed(segment.data()), header.compressedLength(), header.rawLength(), metrics,
+                    reporter);
+            scheduler.copySucceeded(map, host, header.compressedLength(), start, System.currentTimeMillis(), output);
+        } catch (IOException | InternalError e) {
+            output.abort();
+            IOException io = e instanceof IOException ? (IOException) e
+                    : new IOException("decompressing map " + map + " failed", e);
+            return new Attempt(failed(host, source, map, io), io);
+        }
+        metrics.successFetch();
+        routes.served(source);
+        return new Attempt(Result.COPIED, null);
+    }
+
+    private String checkHeader(SegmentHeader h, TaskAttemptID map) {
+        if (h.partition() != partition) {
+            return "reduce " + h.partition() + " instead of " + partition;
+        }
+        if (!map.toString().equals(h.mapAttempt())) {
+            return "length check: map " + h.mapAttempt() + " instead of " + map;
+        }
+        if (h.compressedLength() < 0 || h.rawLength() < 0) {
+            return "length check: negative length";
+        }
+        return null;
+    }
+
+    /** Reserves merge memory or disk; a WAIT keeps the segment open and retries once merges free memory. */
+    private MapOutput<K, V> reserve(TaskAttemptID map, long rawLength, int fetcherId)
+            throws IOException, InterruptedException {
+        MapOutput<K, V> output = merger.reserve(map, rawLength, fetcherId);
+        if (output != null) {
+            return output;
+        }
+        long t = System.nanoTime();
+        long backoff = 5;
+        try {
+            while (output == null) {
+                merger.waitForResource();
+                // MergeManager has no "memory freed" signal; commits of other segments and merges free it.
+                Thread.sleep(backoff);
+                backoff = Math.min(MAX_RESERVE_BACKOFF_MILLIS, backoff * 2);
+                output = merger.reserve(map, rawLength, fetcherId);
+            }
+            return output;
+        } finally {
+            waits.add(System.nanoTime() - t);
+        }
+    }
+
+    private Result failed(MapHost host, String source, TaskAttemptID map, IOException e) {
+        switch (fetcher.classify(e)) {
+            case SOURCE_UNREACHABLE:
+                return Result.UNREACHABLE;
+            case LOCAL_PROXY:
+                return Result.LOCAL;
+            default:
+                readError(host, source, map, e, "IO_ERROR");
+                return Result.FAILED;
+        }
+    }
+
+    /** The last failed copy (map, host, proxy, cause), for the task's failure message; null if none. */
+    String lastFailure() {
+        return lastFailure;
+    }
+
+    /** Hadoop's reaction to a map that could not be read from a host it could connect to. */
+    private Result readError(MapHost host, String source, TaskAttemptID map, IOException e, String shuffleError) {
+        lastFailure = "map " + map + " from " + host + " via proxy " + source + ": " + e.getMessage();
+        LOG.warn("Courier: failed to copy map {} of {} for reduce {} from {} via proxy {}", map, job, partition, host,
+                source, e);
+        reporter.incrCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, shuffleError, 1);
+        metrics.failedFetch();
+        scheduler.hostFailed(host.getHostName());
+        scheduler.copyFailed(map, host, true, false);
+        return Result.FAILED;
+    }
+}

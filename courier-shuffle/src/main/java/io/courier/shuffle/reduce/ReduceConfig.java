@@ -1,0 +1,92 @@
+package io.courier.shuffle.reduce;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The reduce-side configuration keys of Courier (documented in docs/configuration.md, "Reduce side"), read from
+ * the job configuration and validated with errors that name the key. Immutable.
+ */
+public final class ReduceConfig {
+    /** How many source hosts one reducer fetches from at the same time (one worker thread per host). */
+    public static final String HOSTS_PARALLEL = "courier.reduce.hosts.parallel";
+    /** How many more times the reducer tries to connect to its node's proxy before the task fails. */
+    public static final String LOCAL_PROXY_RETRIES = "courier.reduce.local-proxy.retries";
+    /** Pause between two attempts to reach the local proxy. */
+    public static final String LOCAL_PROXY_RETRY_INTERVAL = "courier.reduce.local-proxy.retry-interval.ms";
+    /** How long one segment may wait for its header before it counts as a failed fetch of that map. */
+    public static final String HEADER_TIMEOUT = "courier.reduce.header-timeout.ms";
+
+    public static final int DEFAULT_HOSTS_PARALLEL = 16;
+    public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
+    public static final long DEFAULT_LOCAL_PROXY_RETRY_INTERVAL = 1000;
+    public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
+
+    private final int hostsParallel;
+    private final int localProxyRetries;
+    private final long localProxyRetryIntervalMillis;
+    private final long headerTimeoutMillis;
+
+    public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis) {
+        this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
+        this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
+        this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
+                600_000);
+        this.headerTimeoutMillis = check(HEADER_TIMEOUT, headerTimeoutMillis, 1, 24L * 3600 * 1000);
+    }
+
+    /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
+    public static ReduceConfig from(Configuration conf) {
+        return new ReduceConfig((int) longValue(conf, HOSTS_PARALLEL, DEFAULT_HOSTS_PARALLEL),
+                (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
+                longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
+                longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT));
+    }
+
+    public static ReduceConfig defaults() {
+        return new ReduceConfig(DEFAULT_HOSTS_PARALLEL, DEFAULT_LOCAL_PROXY_RETRIES,
+                DEFAULT_LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_HEADER_TIMEOUT);
+    }
+
+    public int hostsParallel() {
+        return hostsParallel;
+    }
+
+    public int localProxyRetries() {
+        return localProxyRetries;
+    }
+
+    public long localProxyRetryIntervalMillis() {
+        return localProxyRetryIntervalMillis;
+    }
+
+    public long headerTimeoutMillis() {
+        return headerTimeoutMillis;
+    }
+
+    private static long longValue(Configuration conf, String key, long dflt) {
+        String v = conf.getTrimmed(key);
+        if (v == null || v.isEmpty()) {
+            return dflt;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+        }
+    }
+
+    private static int check(String key, long v, long min, long max) {
+        if (v < min || v > max) {
+            throw new IllegalArgumentException(key + " must be in " + min + ".." + max + ", got " + v);
+        }
+        return (int) Math.min(v, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public String toString() {
+        return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
+                + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
+                + headerTimeoutMillis;
+    }
+}

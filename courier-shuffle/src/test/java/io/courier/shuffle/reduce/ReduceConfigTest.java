@@ -1,0 +1,48 @@
+package io.courier.shuffle.reduce;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReduceConfigTest {
+    @Test
+    void defaultsAndOverrides() {
+        Configuration conf = new Configuration(false);
+        ReduceConfig d = ReduceConfig.from(conf);
+        assertEquals(16, d.hostsParallel());
+        assertEquals(3, d.localProxyRetries());
+        assertEquals(1000, d.localProxyRetryIntervalMillis());
+        assertEquals(180_000, d.headerTimeoutMillis());
+        conf.set(ReduceConfig.HOSTS_PARALLEL, " 40 ");
+        conf.set(ReduceConfig.LOCAL_PROXY_RETRIES, "0");
+        assertEquals(40, ReduceConfig.from(conf).hostsParallel());
+        assertEquals(0, ReduceConfig.from(conf).localProxyRetries());
+    }
+
+    @Test
+    void badValuesNameTheKeyAndTheRange() {
+        Configuration conf = new Configuration(false);
+        conf.set(ReduceConfig.HOSTS_PARALLEL, "0");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(conf));
+        assertTrue(e.getMessage().contains(ReduceConfig.HOSTS_PARALLEL) && e.getMessage().contains("1..1024"),
+                e.getMessage());
+        conf.set(ReduceConfig.HOSTS_PARALLEL, "many");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(conf));
+        assertTrue(e.getMessage().contains("'many'"), e.getMessage());
+        Configuration c2 = new Configuration(false);
+        c2.set(ReduceConfig.HEADER_TIMEOUT, "-5");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c2));
+        assertTrue(e.getMessage().contains(ReduceConfig.HEADER_TIMEOUT), e.getMessage());
+    }
+
+    @Test
+    void eventBatchesFollowHadoopsFormula() {
+        assertEquals(10000, MapCompletionPoller.maxEventsToFetch(1));
+        assertEquals(10000, MapCompletionPoller.maxEventsToFetch(300));
+        assertEquals(3000, MapCompletionPoller.maxEventsToFetch(1000));
+        assertEquals(100, MapCompletionPoller.maxEventsToFetch(100_000));
+    }
+}
