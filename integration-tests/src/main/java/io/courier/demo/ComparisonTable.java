@@ -58,7 +58,7 @@ final class ComparisonTable {
     }
 
     private static String format(List<String[]> rows) {
-        int[] w = new int[3];
+        int[] w = {1, 1, 1};
         for (String[] r : rows) {
             for (int i = 0; i < 3; i++) {
                 w[i] = Math.max(w[i], r[i].length());

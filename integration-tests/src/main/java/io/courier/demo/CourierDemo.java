@@ -60,6 +60,9 @@ public final class CourierDemo implements Callable<Integer> {
         Files.createDirectories(workDir);
         Path logFile = workDir.resolve("courier-demo.log").toAbsolutePath();
         DemoLogging.toFile(logFile);
+        // TeraSort prints its sampling to System.out: keep stdout for the table.
+        System.setOut(new PrintStream(Files.newOutputStream(workDir.resolve("courier-demo.stdout.log")), true,
+                java.nio.charset.StandardCharsets.UTF_8));
         boolean courier = !stockOnly;
         if (courier && !NodeShuffleService.COURIER.isAvailable()) {
             System.err.println("courier demo: " + NodeShuffleService.COURIER.className()

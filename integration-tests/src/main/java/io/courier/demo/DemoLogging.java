@@ -9,6 +9,7 @@ import org.apache.log4j.PropertyConfigurator;
 /**
  * Sends all log output of an embedded mini cluster to one file, so that the console shows only what the program
  * prints itself. Hadoop logs through log4j 1 (reload4j); this must run before the first Hadoop class logs.
+ * java.util.logging output (Jersey's) is dropped.
  */
 final class DemoLogging {
     private DemoLogging() {
@@ -31,5 +32,8 @@ final class DemoLogging {
             p.setProperty("log4j.logger." + quiet, "WARN");
         }
         PropertyConfigurator.configure(p);
+        // Jersey (inside the YARN web apps) logs through java.util.logging straight to stderr: drop it.
+        java.util.logging.LogManager.getLogManager().reset();
+        java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.OFF);
     }
 }

@@ -53,10 +53,14 @@ public final class TeraSortBenchmark implements Callable<Integer> {
     @Option(names = "--stock-only", description = "Benchmark the stock shuffle against itself (no Courier build).")
     boolean stockOnly;
 
-    private final PrintStream out = System.out;
+    private final PrintStream out;
+
+    TeraSortBenchmark(PrintStream out) {
+        this.out = out;
+    }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new TeraSortBenchmark()).execute(args));
+        System.exit(new CommandLine(new TeraSortBenchmark(System.out)).execute(args));
     }
 
     @Override
@@ -65,6 +69,9 @@ public final class TeraSortBenchmark implements Callable<Integer> {
         Files.createDirectories(outDir);
         Path logFile = workDir.resolve("terasort-bench.log").toAbsolutePath();
         DemoLogging.toFile(logFile);
+        // TeraSort prints its sampling to System.out: keep stdout for the results.
+        System.setOut(new PrintStream(Files.newOutputStream(workDir.resolve("terasort-bench.stdout.log")), true,
+                StandardCharsets.UTF_8));
         boolean courier = !stockOnly;
         if (courier && !NodeShuffleService.COURIER.isAvailable()) {
             System.err.println("terasort-minicluster: Courier is not on the class path (or pass --stock-only)");
