@@ -62,6 +62,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private final long epochNanos;
     private final long startNanos = System.nanoTime();
     private final ActorRef<CoordinatorCommand> guardian;
+    private final TimerScheduler<CoordinatorCommand> timers;
+    private long nextBoundaryNanos;
 
     private NodeTable nodes = NodeTable.EMPTY;
     private CoflowTable coflows = CoflowTable.EMPTY;
@@ -87,6 +89,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long lastEpochGapNanos;
     private long maxEpochGapNanos;
     private long lateEpochs;
+    private long skippedEpochs;
     private long reportsReceived;
     private long reportsRejected;
     private long rowsRejected;
@@ -102,7 +105,12 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         this.epochMillis = epochMillis;
         this.epochNanos = epochMillis * 1_000_000L;
         this.guardian = guardian;
-        timers.startTimerAtFixedRate("epoch", Internal.Tick.EPOCH, Duration.ofMillis(epochMillis));
+        this.timers = timers;
+        // Epoch boundaries are start + k * epoch. Each tick schedules the next boundary itself: a fixed-rate
+        // timer would fire a burst of catch-up ticks after a stall, while boundaries that passed during a
+        // stall are counted as skipped and not run.
+        this.nextBoundaryNanos = startNanos + epochNanos;
+        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofMillis(epochMillis));
     }
 
     /**
@@ -228,6 +236,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         lastTickNanos = now;
         epoch++;
         decide();
+        scheduleNextTick();
         if (now - lastSeenFlush >= SEEN_FLUSH_NANOS) {
             if (!seenSinceFlush.isEmpty()) {
                 guardian.tell(new Internal.NodesSeen(seenSinceFlush));
@@ -236,6 +245,16 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             lastSeenFlush = now;
         }
         return this;
+    }
+
+    private void scheduleNextTick() {
+        long now = System.nanoTime();
+        nextBoundaryNanos += epochNanos;
+        while (nextBoundaryNanos <= now) {
+            nextBoundaryNanos += epochNanos;
+            skippedEpochs++;
+        }
+        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofNanos(nextBoundaryNanos - now));
     }
 
     private Network network() {
@@ -418,7 +437,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         }
         CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
                 maxDecisionNanos, totalDecisionNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
-                reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
+                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
         m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
                 (now - startNanos) / 1_000_000L, stats, ns, cs, fs));
         return this;

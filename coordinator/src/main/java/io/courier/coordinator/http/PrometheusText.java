@@ -24,6 +24,8 @@ public final class PrometheusText {
         gauge(b, "courier_coordinator_epoch_gap_seconds_max", "Longest gap between two epoch ticks.", e.maxEpochGapNanos / 1e9);
         counter(b, "courier_coordinator_late_epochs_total", "Epoch ticks more than twice the epoch after the previous.",
                 e.lateEpochs);
+        counter(b, "courier_coordinator_skipped_epochs_total",
+                "Epoch boundaries skipped because the previous round overran.", e.skippedEpochs);
         counter(b, "courier_coordinator_reports_total", "Epoch reports received.", e.reportsReceived);
         counter(b, "courier_coordinator_reports_rejected_total", "Reports from unknown nodes.", e.reportsRejected);
         counter(b, "courier_coordinator_report_rows_rejected_total", "Report rows dropped (unknown job or node).",

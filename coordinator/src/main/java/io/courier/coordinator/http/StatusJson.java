@@ -26,6 +26,7 @@ public final class StatusJson {
         ep.put("lastEpochGapMillis", e.lastEpochGapNanos / 1e6);
         ep.put("maxEpochGapMillis", e.maxEpochGapNanos / 1e6);
         ep.put("lateEpochs", e.lateEpochs);
+        ep.put("skippedEpochs", e.skippedEpochs);
         ep.put("reportsReceived", e.reportsReceived);
         ep.put("reportsRejected", e.reportsRejected);
         ep.put("rowsRejected", e.rowsRejected);

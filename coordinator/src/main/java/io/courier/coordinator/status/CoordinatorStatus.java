@@ -81,6 +81,8 @@ public final class CoordinatorStatus {
         public final long lastEpochGapNanos;
         public final long maxEpochGapNanos;
         public final long lateEpochs;
+        /** Epoch boundaries that passed while the previous round was still running (not run, not caught up). */
+        public final long skippedEpochs;
         public final long reportsReceived;
         public final long reportsRejected;
         public final long rowsRejected;
@@ -89,7 +91,7 @@ public final class CoordinatorStatus {
 
         public EpochStats(long epochs, long decisions, long lastDecisionNanos, long maxDecisionNanos,
                 long totalDecisionNanos, long lastEpochGapNanos, long maxEpochGapNanos, long lateEpochs,
-                long reportsReceived, long reportsRejected, long rowsRejected, long decisionMessagesSent,
+                long skippedEpochs, long reportsReceived, long reportsRejected, long rowsRejected, long decisionMessagesSent,
                 long schedulerFailures) {
             this.epochs = epochs;
             this.decisions = decisions;
@@ -99,6 +101,7 @@ public final class CoordinatorStatus {
             this.lastEpochGapNanos = lastEpochGapNanos;
             this.maxEpochGapNanos = maxEpochGapNanos;
             this.lateEpochs = lateEpochs;
+            this.skippedEpochs = skippedEpochs;
             this.reportsReceived = reportsReceived;
             this.reportsRejected = reportsRejected;
             this.rowsRejected = rowsRejected;
