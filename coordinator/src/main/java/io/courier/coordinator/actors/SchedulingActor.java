@@ -69,7 +69,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private CoflowTable coflows = CoflowTable.EMPTY;
     private Network network;
     private Map<String, Integer> hostIndex = Collections.emptyMap();
-    private final Map<FlowKey, FlowState> flows = new HashMap<FlowKey, FlowState>();
+    // Insertion order = ascending flow ids: states built in this order need no flow-id hash index or sort.
+    private final Map<FlowKey, FlowState> flows = new LinkedHashMap<FlowKey, FlowState>();
     private long nextFlowId = 1;
     private final Map<String, Long> lastReportNanos = new HashMap<String, Long>();
     private final Set<String> seenSinceFlush = new HashSet<String>();
@@ -86,6 +87,10 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long lastDecisionNanos;
     private long maxDecisionNanos;
     private long totalDecisionNanos;
+    private long lastDecisionCpuNanos;
+    private long totalDecisionCpuNanos;
+    // CPU time of the actor's thread: on a shared machine the wall time of a round includes time descheduled.
+    private final java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
     private long lastEpochGapNanos;
     private long maxEpochGapNanos;
     private long lateEpochs;
@@ -186,7 +191,12 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 s.fromReceiver = row;
             }
         }
-        r.replyTo().tell(new ReportAck(r.epoch(), unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
+        // A node that received a decision update in the last round already hears from us every epoch (any
+        // answer is the client's heartbeat): acknowledge only nodes without decisions, and unknown jobs.
+        if (unknownJobs != null || !nodesWithDecisions.contains(node)) {
+            r.replyTo().tell(new ReportAck(r.epoch(),
+                    unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
+        }
         return this;
     }
 
@@ -281,31 +291,24 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             return;
         }
         long t0 = System.nanoTime();
+        long c0 = threadCpu.getCurrentThreadCpuTime();
         try {
-            // Flows per coflow; a coflow takes part while at least one of its flows is unfinished.
-            Map<String, List<FlowState>> byJob = new LinkedHashMap<String, List<FlowState>>();
+            // A coflow takes part while at least one of its flows is unfinished; its finished flows stay.
             Set<String> live = new HashSet<String>();
             for (FlowState s : flows.values()) {
-                List<FlowState> l = byJob.get(s.key.jobId);
-                if (l == null) {
-                    l = new ArrayList<FlowState>();
-                    byJob.put(s.key.jobId, l);
-                }
-                l.add(s);
                 if (!s.best().finished()) {
                     live.add(s.key.jobId);
                 }
             }
             ClusterState.Builder b = ClusterState.builder(net).now((t0 - startNanos) / 1e9);
-            List<FlowState> included = new ArrayList<FlowState>();
-            for (Map.Entry<String, List<FlowState>> e : byJob.entrySet()) {
-                if (!live.contains(e.getKey())) {
-                    continue;
-                }
-                CoflowEntry c = coflows.get(e.getKey());
+            for (String job : live) {
+                CoflowEntry c = coflows.get(job);
                 b.coflow(new Coflow(c.id(), c.arrivalSeconds(), c.weight()));
-                for (FlowState s : e.getValue()) {
-                    b.flow(toFlow(s, c.id()));
+            }
+            List<FlowState> included = new ArrayList<FlowState>();
+            for (FlowState s : flows.values()) {
+                if (live.contains(s.key.jobId)) {
+                    b.flow(toFlow(s, coflows.get(s.key.jobId).id()));
                     included.add(s);
                 }
             }
@@ -340,6 +343,9 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 }
             }
             long took = System.nanoTime() - t0;
+            long cpu = threadCpu.getCurrentThreadCpuTime() - c0;
+            lastDecisionCpuNanos = cpu;
+            totalDecisionCpuNanos += cpu;
             decisions++;
             lastDecisionNanos = took;
             maxDecisionNanos = Math.max(maxDecisionNanos, took);
@@ -436,7 +442,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                     agg == null ? 0 : agg[1], agg == null ? 0 : agg[2], rate == null ? 0.0 : rate));
         }
         CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
-                maxDecisionNanos, totalDecisionNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
+                maxDecisionNanos, totalDecisionNanos, lastDecisionCpuNanos, totalDecisionCpuNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
                 skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
         m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
                 (now - startNanos) / 1_000_000L, stats, ns, cs, fs));

@@ -21,6 +21,8 @@ public final class PrometheusText {
         gauge(b, "courier_coordinator_decision_seconds_last", "Time of the last scheduler run.", e.lastDecisionNanos / 1e9);
         gauge(b, "courier_coordinator_decision_seconds_max", "Longest scheduler run.", e.maxDecisionNanos / 1e9);
         counter(b, "courier_coordinator_decision_seconds_sum", "Total time in scheduler runs.", e.totalDecisionNanos / 1e9);
+        counter(b, "courier_coordinator_decision_cpu_seconds_sum", "CPU time of the scheduling thread in scheduler runs.",
+                e.totalDecisionCpuNanos / 1e9);
         gauge(b, "courier_coordinator_epoch_gap_seconds_max", "Longest gap between two epoch ticks.", e.maxEpochGapNanos / 1e9);
         counter(b, "courier_coordinator_late_epochs_total", "Epoch ticks more than twice the epoch after the previous.",
                 e.lateEpochs);

@@ -23,6 +23,8 @@ public final class StatusJson {
         ep.put("lastDecisionMillis", e.lastDecisionNanos / 1e6);
         ep.put("maxDecisionMillis", e.maxDecisionNanos / 1e6);
         ep.put("meanDecisionMillis", e.decisions == 0 ? 0.0 : e.totalDecisionNanos / 1e6 / e.decisions);
+        ep.put("lastDecisionCpuMillis", e.lastDecisionCpuNanos / 1e6);
+        ep.put("meanDecisionCpuMillis", e.decisions == 0 ? 0.0 : e.totalDecisionCpuNanos / 1e6 / e.decisions);
         ep.put("lastEpochGapMillis", e.lastEpochGapNanos / 1e6);
         ep.put("maxEpochGapMillis", e.maxEpochGapNanos / 1e6);
         ep.put("lateEpochs", e.lateEpochs);

@@ -78,6 +78,9 @@ public final class CoordinatorStatus {
         public final long lastDecisionNanos;
         public final long maxDecisionNanos;
         public final long totalDecisionNanos;
+        /** CPU time of the scheduling thread in the last round and in all rounds (wall time minus preemption). */
+        public final long lastDecisionCpuNanos;
+        public final long totalDecisionCpuNanos;
         public final long lastEpochGapNanos;
         public final long maxEpochGapNanos;
         public final long lateEpochs;
@@ -90,7 +93,7 @@ public final class CoordinatorStatus {
         public final long schedulerFailures;
 
         public EpochStats(long epochs, long decisions, long lastDecisionNanos, long maxDecisionNanos,
-                long totalDecisionNanos, long lastEpochGapNanos, long maxEpochGapNanos, long lateEpochs,
+                long totalDecisionNanos, long lastDecisionCpuNanos, long totalDecisionCpuNanos, long lastEpochGapNanos, long maxEpochGapNanos, long lateEpochs,
                 long skippedEpochs, long reportsReceived, long reportsRejected, long rowsRejected, long decisionMessagesSent,
                 long schedulerFailures) {
             this.epochs = epochs;
@@ -98,6 +101,8 @@ public final class CoordinatorStatus {
             this.lastDecisionNanos = lastDecisionNanos;
             this.maxDecisionNanos = maxDecisionNanos;
             this.totalDecisionNanos = totalDecisionNanos;
+            this.lastDecisionCpuNanos = lastDecisionCpuNanos;
+            this.totalDecisionCpuNanos = totalDecisionCpuNanos;
             this.lastEpochGapNanos = lastEpochGapNanos;
             this.maxEpochGapNanos = maxEpochGapNanos;
             this.lateEpochs = lateEpochs;

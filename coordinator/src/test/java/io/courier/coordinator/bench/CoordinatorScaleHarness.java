@@ -171,38 +171,49 @@ public final class CoordinatorScaleHarness {
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        CoordinatorStatus s0 = status(coordinator);
+        CoordinatorStatus s0 = statusOrNull(coordinator);
         Map<String, Long> cpu0 = cpuBySystem(threads);
         long proc0 = os.getProcessCpuTime();
         long delivered0 = delivered.get();
         long t0 = System.nanoTime();
         Thread.sleep(TimeUnit.SECONDS.toMillis(measure));
         long t1 = System.nanoTime();
-        CoordinatorStatus s1 = status(coordinator);
         Map<String, Long> cpu1 = cpuBySystem(threads);
         long proc1 = os.getProcessCpuTime();
         long delivered1 = delivered.get();
+        CoordinatorStatus s1 = statusOrNull(coordinator);
         double secs = (t1 - t0) / 1e9;
 
-        CoordinatorStatus.EpochStats a = s0.epochs();
-        CoordinatorStatus.EpochStats b = s1.epochs();
-        long ticks = b.epochs - a.epochs;
-        long decisions = b.decisions - a.decisions;
-        System.out.printf(Locale.ROOT, "load: %d proxies, %d active coflows (%d reported), %d unified flows, report every %d ms,"
-                + " epoch %d ms, scheduler %s, %d cores%n", proxies, coflows, s1.coflows().size(), flowCount, reportMs,
+        System.out.printf(Locale.ROOT, "load: %d proxies, %d active coflows, %d unified flows, report every %d ms,"
+                + " epoch %d ms, scheduler %s, %d cores%n", proxies, coflows, flowCount, reportMs,
                 epochMs, scheduler, Runtime.getRuntime().availableProcessors());
-        System.out.printf(Locale.ROOT, "window: %.1f s after %d s warm-up%n", secs, warmup);
-        System.out.printf(Locale.ROOT, "epoch keeping: %d ticks (%.1f/s, due %.1f/s), skipped boundaries %d, late ticks (gap > 2 epochs) %d, "
-                + "max gap since start %.1f ms%n", ticks, ticks / secs, 1000.0 / epochMs, b.skippedEpochs - a.skippedEpochs,
-                b.lateEpochs - a.lateEpochs, b.maxEpochGapNanos / 1e6);
-        System.out.printf(Locale.ROOT, "decision time: mean %.3f ms over %d runs, max since start %.3f ms, last %.3f ms%n",
-                decisions == 0 ? 0.0 : (b.totalDecisionNanos - a.totalDecisionNanos) / 1e6 / decisions, decisions,
-                b.maxDecisionNanos / 1e6, b.lastDecisionNanos / 1e6);
-        System.out.printf(Locale.ROOT, "messages: reports in %.0f/s (due %.0f/s), decision updates out %.0f/s, "
-                + "delivered to proxies %.0f/s, rows rejected %d, scheduler failures %d%n",
-                (b.reportsReceived - a.reportsReceived) / secs, proxies * 1000.0 / reportMs,
-                (b.decisionMessagesSent - a.decisionMessagesSent) / secs, (delivered1 - delivered0) / secs,
-                b.rowsRejected - a.rowsRejected, b.schedulerFailures);
+        System.out.printf(Locale.ROOT, "window: %.1f s after %d s warm-up; proxies COORDINATED at the end: %d%n", secs,
+                warmup, coordinated.get());
+        if (s0 == null || s1 == null) {
+            System.out.println("coordinator status: NO ANSWER within 30 s (the scheduling actor is backlogged:"
+                    + " overloaded)");
+        } else {
+            CoordinatorStatus.EpochStats a = s0.epochs();
+            CoordinatorStatus.EpochStats b = s1.epochs();
+            long ticks = b.epochs - a.epochs;
+            long decisions = b.decisions - a.decisions;
+            System.out.printf(Locale.ROOT, "epoch keeping: %d ticks (%.1f/s, due %.1f/s), skipped boundaries %d,"
+                    + " late ticks (gap > 2 epochs) %d, max gap since start %.1f ms%n", ticks, ticks / secs,
+                    1000.0 / epochMs, b.skippedEpochs - a.skippedEpochs, b.lateEpochs - a.lateEpochs,
+                    b.maxEpochGapNanos / 1e6);
+            System.out.printf(Locale.ROOT, "decision time: mean %.3f ms wall / %.3f ms CPU over %d runs, max wall since"
+                    + " start %.3f ms, last %.3f ms wall / %.3f ms CPU (%d coflows in the last status)%n",
+                    decisions == 0 ? 0.0 : (b.totalDecisionNanos - a.totalDecisionNanos) / 1e6 / decisions,
+                    decisions == 0 ? 0.0 : (b.totalDecisionCpuNanos - a.totalDecisionCpuNanos) / 1e6 / decisions,
+                    decisions, b.maxDecisionNanos / 1e6, b.lastDecisionNanos / 1e6, b.lastDecisionCpuNanos / 1e6,
+                    s1.coflows().size());
+            System.out.printf(Locale.ROOT, "messages: reports in %.0f/s (due %.0f/s), decision updates out %.0f/s,"
+                    + " rows rejected %d, scheduler failures %d%n",
+                    (b.reportsReceived - a.reportsReceived) / secs, proxies * 1000.0 / reportMs,
+                    (b.decisionMessagesSent - a.decisionMessagesSent) / secs, b.rowsRejected - a.rowsRejected,
+                    b.schedulerFailures);
+        }
+        System.out.printf(Locale.ROOT, "decision updates delivered to proxies: %.0f/s%n", (delivered1 - delivered0) / secs);
         for (String sys : new String[] {"courier-coordinator", "proxies"}) {
             long d = (cpu1.containsKey(sys) ? cpu1.get(sys) : 0) - (cpu0.containsKey(sys) ? cpu0.get(sys) : 0);
             System.out.printf(Locale.ROOT, "cpu %s threads: %.2f cores%n", sys, d / 1e9 / secs);
@@ -210,12 +221,25 @@ public final class CoordinatorScaleHarness {
         System.out.printf(Locale.ROOT, "cpu whole process: %.2f cores%n", (proc1 - proc0) / 1e9 / secs);
 
         proxySystem.terminate();
-        proxySystem.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        coordinator.close();
+        try {
+            proxySystem.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.out.println("proxies did not stop within 30 s: " + e);
+        }
+        try {
+            coordinator.close();
+        } catch (IllegalStateException e) {
+            System.out.println(e.getMessage());
+        }
+        System.exit(0);
     }
 
-    private static CoordinatorStatus status(Coordinator c) throws Exception {
-        return c.status(Duration.ofSeconds(30)).toCompletableFuture().get(60, TimeUnit.SECONDS);
+    private static CoordinatorStatus statusOrNull(Coordinator c) {
+        try {
+            return c.status(Duration.ofSeconds(30)).toCompletableFuture().get(40, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            return null;
+        }
     }
 
     /** CPU nanoseconds of live threads, grouped by the actor system their name starts with. */
