@@ -41,6 +41,10 @@ public final class CoordinatorSettings {
         this.defaultUpBytesPerSecond = positive(c, "default-capacity.up", c.getBytes("default-capacity.up"));
         this.defaultDownBytesPerSecond = positive(c, "default-capacity.down", c.getBytes("default-capacity.down"));
         this.nodeExpiryMillis = positive(c, "node-expiry", c.getDuration("node-expiry").toMillis());
+        if (nodeExpiryMillis < 4 * epochMillis) {
+            throw new ConfigException.BadValue("courier.coordinator.node-expiry", "must be at least 4 epochs ("
+                    + 4 * epochMillis + " ms), got " + nodeExpiryMillis + " ms");
+        }
         long frame = c.getBytes("max-frame-bytes");
         if (frame < 1024 || frame > 64L * 1024 * 1024) {
             throw new ConfigException.BadValue("courier.coordinator.max-frame-bytes",

@@ -14,7 +14,13 @@ public final class TestSupport {
 
     /** Coordinator settings on 127.0.0.1 with the given Artery port (0 = any), epoch and scheduler. */
     public static CoordinatorSettings settings(int port, long epochMillis, String scheduler) {
+        return settings(port, epochMillis, scheduler, 10_000);
+    }
+
+    /** As {@link #settings(int, long, String)} with a node expiry. */
+    public static CoordinatorSettings settings(int port, long epochMillis, String scheduler, long nodeExpiryMillis) {
         Map<String, Object> m = new HashMap<String, Object>();
+        m.put("courier.coordinator.node-expiry", nodeExpiryMillis + "ms");
         m.put("courier.coordinator.port", port);
         m.put("courier.coordinator.http.port", 0);
         m.put("courier.coordinator.epoch", epochMillis + "ms");

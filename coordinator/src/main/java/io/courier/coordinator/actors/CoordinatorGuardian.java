@@ -28,7 +28,7 @@ public final class CoordinatorGuardian {
         return Behaviors.setup(ctx -> {
             final long startMillis = System.currentTimeMillis();
             final ActorRef<CoordinatorCommand> scheduling = ctx.spawn(
-                    SchedulingActor.create(scheduler, coordinatorId, epochMillis, ctx.getSelf()), "scheduling");
+                    SchedulingActor.create(scheduler, coordinatorId, epochMillis, nodeExpiryMillis, ctx.getSelf()), "scheduling");
             final ActorRef<CoordinatorCommand> nodes = ctx.spawn(NodeRegistry.create(coordinatorId, epochMillis,
                     defaultUp, defaultDown, nodeExpiryMillis, scheduling), "nodes");
             final ActorRef<CoordinatorCommand> coflows = ctx.spawn(

@@ -50,8 +50,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * stay in force. Everything here runs on the actor's thread.
  */
 public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> {
-    /** How often reporting nodes are batched to the node registry (keeps them from expiring). */
-    private static final long SEEN_FLUSH_NANOS = 500_000_000L;
+    /** The longest interval between two batches of reporting nodes sent to the node registry (against expiry). */
+    private static final long MAX_SEEN_FLUSH_NANOS = 500_000_000L;
     /** Bound on the "already warned about" sets, so a flood of bogus names cannot grow them forever. */
     private static final int WARN_MEMORY = 1_000;
 
@@ -62,6 +62,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private final long epochNanos;
     private final long startNanos = System.nanoTime();
     private final ActorRef<CoordinatorCommand> guardian;
+    private final long seenFlushNanos;
     private final TimerScheduler<CoordinatorCommand> timers;
     private long nextBoundaryNanos;
 
@@ -102,7 +103,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long schedulerFailures;
 
     private SchedulingActor(ActorContext<CoordinatorCommand> ctx, TimerScheduler<CoordinatorCommand> timers,
-            CoflowScheduler scheduler, String coordinatorId, long epochMillis, ActorRef<CoordinatorCommand> guardian) {
+            CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
+            ActorRef<CoordinatorCommand> guardian) {
         super(ctx);
         this.scheduler = scheduler;
         this.schedulerName = scheduler.name();
@@ -110,6 +112,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         this.epochMillis = epochMillis;
         this.epochNanos = epochMillis * 1_000_000L;
         this.guardian = guardian;
+        // Well inside the expiry, so that a reporting node is never expired between two batches.
+        this.seenFlushNanos = Math.min(MAX_SEEN_FLUSH_NANOS, nodeExpiryMillis * 1_000_000L / 4);
         this.timers = timers;
         // Epoch boundaries are start + k * epoch. Each tick schedules the next boundary itself: a fixed-rate
         // timer would fire a burst of catch-up ticks after a stall, while boundaries that passed during a
@@ -122,9 +126,9 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      * @param guardian where {@link Internal.NodesSeen} batches go (it forwards them to the node registry)
      */
     static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
-            final long epochMillis, final ActorRef<CoordinatorCommand> guardian) {
+            final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SchedulingActor(ctx, timers, scheduler,
-                coordinatorId, epochMillis, guardian)));
+                coordinatorId, epochMillis, nodeExpiryMillis, guardian)));
     }
 
     @Override
@@ -247,7 +251,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         epoch++;
         decide();
         scheduleNextTick();
-        if (now - lastSeenFlush >= SEEN_FLUSH_NANOS) {
+        if (now - lastSeenFlush >= seenFlushNanos) {
             if (!seenSinceFlush.isEmpty()) {
                 guardian.tell(new Internal.NodesSeen(seenSinceFlush));
                 seenSinceFlush.clear();

@@ -52,7 +52,11 @@ class CoordinatorActorsTest {
     private ActorRef<CoordinatorCommand> entry;
 
     void start(String scheduler, long epochMillis) {
-        coordinator = TestSupport.coordinator(0, epochMillis, scheduler);
+        start(TestSupport.settings(0, epochMillis, scheduler));
+    }
+
+    void start(io.courier.coordinator.CoordinatorSettings settings) {
+        coordinator = Coordinator.start(settings, com.typesafe.config.ConfigFactory.load(), getClass().getClassLoader());
         proxies = ActorTestKit.create("proxies", TestSupport.remoteConfig());
         entry = ActorRefResolver.get(proxies.system()).resolveActorRef(coordinator.entryPath());
     }
@@ -234,6 +238,23 @@ class CoordinatorActorsTest {
         // A late registration of a completed job does not bring it back.
         entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
         assertEquals(0, status().coflows().size());
+    }
+
+    @Test
+    void aSilentNodeExpiresAndIsToldToRegisterWhenItReportsAgain() {
+        start(TestSupport.settings(0, 20, "fair", 400));
+        TestProbe<ClientCommand> a = register("a");
+        TestProbe<ClientCommand> b = register("b");
+        long end = System.nanoTime() + WAIT.toNanos();
+        // a keeps reporting (heartbeats); b stays silent and must expire.
+        while (status().nodes().size() != 1) {
+            assertTrue(System.nanoTime() < end, "b never expired");
+            entry.tell(new EpochReport("a", 1, Collections.<FlowReport>emptyList(), a.getRef()));
+            sleepBriefly();
+        }
+        assertEquals("a", status().nodes().get(0).nodeId);
+        entry.tell(new EpochReport("b", 2, Collections.<FlowReport>emptyList(), b.getRef()));
+        assertEquals(new NotRegistered("b"), b.expectMessageClass(NotRegistered.class, WAIT));
     }
 
     private void awaitCoflows(int n) {
