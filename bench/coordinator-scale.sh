@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Coordinator scale benchmark (not a test): one coordinator and N in-process simulated proxies (the real client
+# actor, all in one second actor system, over Artery TCP + Kryo) reporting every report interval for C active
+# coflows. Prints epoch keeping, decision time, message rates and CPU; docs/benchmarks.md ("Coordinator scale")
+# records a run.
+#   bench/coordinator-scale.sh [proxies coflows senders receivers warmupSeconds measureSeconds epochMs reportMs scheduler]
+#   defaults:                   1000    100     10      10        10            30             10      10       varys
+# Environment: JAVA (default java), COURIER_JAVA_OPTS (default -Xmx2g), MVN (default mvn), COURIER_MVN_OPTS (e.g. -o).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+# shellcheck disable=SC2086
+"${MVN:-mvn}" -B -q -Dstyle.color=never -DskipTests ${COURIER_MVN_OPTS:-} package org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
+  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test -pl coordinator -am >&2
+cp="coordinator/target/test-classes:coordinator/target/classes:$(cat coordinator/target/bench.classpath)"
+# shellcheck disable=SC2086
+exec "${JAVA:-java}" ${COURIER_JAVA_OPTS:--Xmx2g} -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
+  io.courier.coordinator.bench.CoordinatorScaleHarness "$@"

@@ -1,0 +1,455 @@
+package io.courier.coordinator.actors;
+
+import io.courier.coordinator.protocol.CoordinatorCommand;
+import io.courier.coordinator.protocol.DecisionUpdate;
+import io.courier.coordinator.protocol.EpochReport;
+import io.courier.coordinator.protocol.FlowDecision;
+import io.courier.coordinator.protocol.FlowReport;
+import io.courier.coordinator.protocol.NotRegistered;
+import io.courier.coordinator.protocol.ReportAck;
+import io.courier.coordinator.status.CoordinatorStatus;
+import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.enforce.OrderEnforcer;
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Coflow;
+import io.courier.scheduler.model.CoflowId;
+import io.courier.scheduler.model.Decision;
+import io.courier.scheduler.model.Flow;
+import io.courier.scheduler.model.FlowId;
+import io.courier.scheduler.model.Network;
+import io.courier.scheduler.model.SchedulerType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * The coordinator's second driver of the scheduler library (the simulator is the first): every epoch, and at
+ * once when a coflow arrives or completes, it builds a {@link ClusterState} from the latest reports — one
+ * flow per (coflow, source node, destination node), the unified flow of Courier's Merge — runs the
+ * configured {@link CoflowScheduler} on the view its {@code needs()} allow, turns order-based decisions into
+ * rates with the scheduler's enforcer, and pushes each node ONLY the decisions for flows it sends or receives.
+ *
+ * <p>Flow sizes: a flow's size is the reported final size when known, else bytes sent + bytes pending at the
+ * sender (what the sender has been asked for so far); non-clairvoyant schedulers never see either. Reports
+ * from unknown nodes are answered with {@link NotRegistered}; rows for unknown jobs or nodes are dropped and
+ * logged (once per job or node), never fatal. A failing scheduler call is logged and the previous decisions
+ * stay in force. Everything here runs on the actor's thread.
+ */
+public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> {
+    /** The longest interval between two batches of reporting nodes sent to the node registry (against expiry). */
+    private static final long MAX_SEEN_FLUSH_NANOS = 500_000_000L;
+    /** Bound on the "already warned about" sets, so a flood of bogus names cannot grow them forever. */
+    private static final int WARN_MEMORY = 1_000;
+
+    private final CoflowScheduler scheduler;
+    private final String schedulerName;
+    private final String coordinatorId;
+    private final long epochMillis;
+    private final long epochNanos;
+    private final long startNanos = System.nanoTime();
+    private final ActorRef<CoordinatorCommand> guardian;
+    private final long seenFlushNanos;
+    private final TimerScheduler<CoordinatorCommand> timers;
+    private long nextBoundaryNanos;
+
+    private NodeTable nodes = NodeTable.EMPTY;
+    private CoflowTable coflows = CoflowTable.EMPTY;
+    private Network network;
+    private Map<String, Integer> hostIndex = Collections.emptyMap();
+    // Insertion order = ascending flow ids: states built in this order need no flow-id hash index or sort.
+    private final Map<FlowKey, FlowState> flows = new LinkedHashMap<FlowKey, FlowState>();
+    private long nextFlowId = 1;
+    private final Map<String, Long> lastReportNanos = new HashMap<String, Long>();
+    private final Set<String> seenSinceFlush = new HashSet<String>();
+    private long lastSeenFlush = System.nanoTime();
+    private Set<String> nodesWithDecisions = new HashSet<String>();
+    private final Map<CoflowId, Integer> lastRanks = new HashMap<CoflowId, Integer>();
+    private final Set<String> warnedNodes = new HashSet<String>();
+    private final Set<String> warnedJobs = new HashSet<String>();
+
+    // Counters (status and /metrics).
+    private long epoch;
+    private long decisions;
+    private long lastTickNanos;
+    private long lastDecisionNanos;
+    private long maxDecisionNanos;
+    private long totalDecisionNanos;
+    private long lastDecisionCpuNanos;
+    private long totalDecisionCpuNanos;
+    // CPU time of the actor's thread: on a shared machine the wall time of a round includes time descheduled.
+    private final java.lang.management.ThreadMXBean threadCpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    private long lastEpochGapNanos;
+    private long maxEpochGapNanos;
+    private long lateEpochs;
+    private long skippedEpochs;
+    private long reportsReceived;
+    private long reportsRejected;
+    private long rowsRejected;
+    private long decisionMessagesSent;
+    private long schedulerFailures;
+
+    private SchedulingActor(ActorContext<CoordinatorCommand> ctx, TimerScheduler<CoordinatorCommand> timers,
+            CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
+            ActorRef<CoordinatorCommand> guardian) {
+        super(ctx);
+        this.scheduler = scheduler;
+        this.schedulerName = scheduler.name();
+        this.coordinatorId = coordinatorId;
+        this.epochMillis = epochMillis;
+        this.epochNanos = epochMillis * 1_000_000L;
+        this.guardian = guardian;
+        // Well inside the expiry, so that a reporting node is never expired between two batches.
+        this.seenFlushNanos = Math.min(MAX_SEEN_FLUSH_NANOS, nodeExpiryMillis * 1_000_000L / 4);
+        this.timers = timers;
+        // Epoch boundaries are start + k * epoch. Each tick schedules the next boundary itself: a fixed-rate
+        // timer would fire a burst of catch-up ticks after a stall, while boundaries that passed during a
+        // stall are counted as skipped and not run.
+        this.nextBoundaryNanos = startNanos + epochNanos;
+        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofMillis(epochMillis));
+    }
+
+    /**
+     * @param guardian where {@link Internal.NodesSeen} batches go (it forwards them to the node registry)
+     */
+    static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
+            final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SchedulingActor(ctx, timers, scheduler,
+                coordinatorId, epochMillis, nodeExpiryMillis, guardian)));
+    }
+
+    @Override
+    public Receive<CoordinatorCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(EpochReport.class, this::onReport)
+                .onMessage(Internal.NodesChanged.class, this::onNodes)
+                .onMessage(Internal.CoflowsChanged.class, this::onCoflows)
+                .onMessage(Internal.GetStatus.class, this::onStatus)
+                .onMessageEquals(Internal.Tick.EPOCH, this::onEpoch)
+                .build();
+    }
+
+    // ---- reports ----------------------------------------------------------------------------------------
+
+    private Behavior<CoordinatorCommand> onReport(EpochReport r) {
+        reportsReceived++;
+        String node = r.nodeId();
+        if (nodes.get(node) == null) {
+            reportsRejected++;
+            warnOnce(warnedNodes, node, "report from unknown node {} rejected (asked to register)", node);
+            r.replyTo().tell(new NotRegistered(node));
+            return this;
+        }
+        long now = System.nanoTime();
+        lastReportNanos.put(node, now);
+        seenSinceFlush.add(node);
+        List<String> unknownJobs = null;
+        for (FlowReport row : r.flows()) {
+            boolean fromSender = row.srcNode().equals(node);
+            if (!fromSender && !row.dstNode().equals(node)) {
+                rowsRejected++;
+                warnOnce(warnedNodes, node + "/foreign", "node {} reported flow {} -> {} that it neither sends nor "
+                        + "receives; row dropped", node, row.srcNode() + " " + row.jobId(), row.dstNode());
+                continue;
+            }
+            if (coflows.get(row.jobId()) == null) {
+                rowsRejected++;
+                if (unknownJobs == null) {
+                    unknownJobs = new ArrayList<String>();
+                }
+                if (!unknownJobs.contains(row.jobId())) {
+                    unknownJobs.add(row.jobId());
+                }
+                warnOnce(warnedJobs, row.jobId(), "report rows for unknown job {} (no coflow registered) dropped",
+                        row.jobId());
+                continue;
+            }
+            String peer = fromSender ? row.dstNode() : row.srcNode();
+            if (nodes.get(peer) == null) {
+                rowsRejected++;
+                warnOnce(warnedNodes, peer, "report rows naming unregistered node {} dropped", peer);
+                continue;
+            }
+            FlowKey key = new FlowKey(row.jobId(), row.srcNode(), row.dstNode());
+            FlowState s = flows.get(key);
+            if (s == null) {
+                s = new FlowState(key, FlowId.of(nextFlowId++));
+                flows.put(key, s);
+            }
+            if (fromSender) {
+                s.fromSender = row;
+            } else {
+                s.fromReceiver = row;
+            }
+        }
+        // A node that received a decision update in the last round already hears from us every epoch (any
+        // answer is the client's heartbeat): acknowledge only nodes without decisions, and unknown jobs.
+        if (unknownJobs != null || !nodesWithDecisions.contains(node)) {
+            r.replyTo().tell(new ReportAck(r.epoch(),
+                    unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
+        }
+        return this;
+    }
+
+    private void warnOnce(Set<String> warned, String key, String format, Object... args) {
+        if (warned.size() < WARN_MEMORY && warned.add(key)) {
+            getContext().getLog().warn(format, args);
+        }
+    }
+
+    private Behavior<CoordinatorCommand> onNodes(Internal.NodesChanged m) {
+        nodes = m.table;
+        network = null; // rebuilt on the next decision
+        for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
+            FlowState s = it.next();
+            if (nodes.get(s.key.src) == null || nodes.get(s.key.dst) == null) {
+                it.remove();
+            }
+        }
+        lastReportNanos.keySet().retainAll(nodes.nodes().keySet());
+        warnedNodes.removeAll(nodes.nodes().keySet());
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onCoflows(Internal.CoflowsChanged m) {
+        coflows = m.table;
+        for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
+            if (coflows.get(it.next().key.jobId) == null) {
+                it.remove();
+            }
+        }
+        warnedJobs.removeAll(coflows.coflows().keySet());
+        decide(); // arrivals and completions trigger a decision (SCHEDULERS.md §0.3)
+        return this;
+    }
+
+    // ---- epochs -----------------------------------------------------------------------------------------
+
+    private Behavior<CoordinatorCommand> onEpoch() {
+        long now = System.nanoTime();
+        if (lastTickNanos != 0) {
+            lastEpochGapNanos = now - lastTickNanos;
+            maxEpochGapNanos = Math.max(maxEpochGapNanos, lastEpochGapNanos);
+            if (lastEpochGapNanos > 2 * epochNanos) {
+                lateEpochs++;
+            }
+        }
+        lastTickNanos = now;
+        epoch++;
+        decide();
+        scheduleNextTick();
+        if (now - lastSeenFlush >= seenFlushNanos) {
+            if (!seenSinceFlush.isEmpty()) {
+                guardian.tell(new Internal.NodesSeen(seenSinceFlush));
+                seenSinceFlush.clear();
+            }
+            lastSeenFlush = now;
+        }
+        return this;
+    }
+
+    private void scheduleNextTick() {
+        long now = System.nanoTime();
+        nextBoundaryNanos += epochNanos;
+        while (nextBoundaryNanos <= now) {
+            nextBoundaryNanos += epochNanos;
+            skippedEpochs++;
+        }
+        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofNanos(nextBoundaryNanos - now));
+    }
+
+    private Network network() {
+        if (network == null && !nodes.nodes().isEmpty()) {
+            Network.Builder b = Network.builder();
+            List<String> order = new ArrayList<String>(nodes.nodes().keySet());
+            Map<String, Integer> index = new HashMap<String, Integer>(order.size() * 2);
+            for (String id : order) {
+                NodeEntry e = nodes.get(id);
+                index.put(id, index.size());
+                b.host(id, e.upBytesPerSecond(), e.downBytesPerSecond());
+            }
+            network = b.build();
+            hostIndex = index;
+        }
+        return network;
+    }
+
+    /** One scheduling round; every exception is contained (the previous decisions stay with the proxies). */
+    private void decide() {
+        Network net = network();
+        if (net == null || flows.isEmpty()) {
+            sendDecisions(Collections.<String, List<FlowDecision>>emptyMap(), false);
+            return;
+        }
+        long t0 = System.nanoTime();
+        long c0 = threadCpu.getCurrentThreadCpuTime();
+        try {
+            // A coflow takes part while at least one of its flows is unfinished; its finished flows stay.
+            Set<String> live = new HashSet<String>();
+            for (FlowState s : flows.values()) {
+                if (!s.best().finished()) {
+                    live.add(s.key.jobId);
+                }
+            }
+            ClusterState.Builder b = ClusterState.builder(net).now((t0 - startNanos) / 1e9);
+            for (String job : live) {
+                CoflowEntry c = coflows.get(job);
+                b.coflow(new Coflow(c.id(), c.arrivalSeconds(), c.weight()));
+            }
+            List<FlowState> included = new ArrayList<FlowState>();
+            for (FlowState s : flows.values()) {
+                if (live.contains(s.key.jobId)) {
+                    b.flow(toFlow(s, coflows.get(s.key.jobId).id()));
+                    included.add(s);
+                }
+            }
+            if (included.isEmpty()) {
+                sendDecisions(Collections.<String, List<FlowDecision>>emptyMap(), false);
+                return;
+            }
+            ClusterState state = b.build();
+            Decision d = scheduler.schedule(state.viewFor(scheduler.needs()));
+            double[] rates = OrderEnforcer.rates(state, d, scheduler.enforcement());
+            boolean orderBased = d.type() == SchedulerType.ORDER_BASED;
+            lastRanks.clear();
+            for (int rank = 0; rank < d.coflowOrder().size(); rank++) {
+                lastRanks.put(d.coflowOrder().get(rank), rank);
+            }
+            Map<String, List<FlowDecision>> perNode = new HashMap<String, List<FlowDecision>>();
+            for (int i = 0; i < state.flowCount(); i++) {
+                Flow f = state.flow(i);
+                if (f.finished()) {
+                    continue;
+                }
+                FlowState s = included.get(i); // a state keeps its flows in the order they were added
+                Integer p = d.priorities().get(f.id());
+                Integer rank = lastRanks.get(f.coflow());
+                s.lastRate = rates[i];
+                s.lastPriority = orderBased && p != null ? p : -1;
+                FlowDecision fd = new FlowDecision(s.key.jobId, s.key.src, s.key.dst, rates[i], s.lastPriority,
+                        orderBased && rank != null ? rank : -1);
+                add(perNode, s.key.src, fd);
+                if (!s.key.dst.equals(s.key.src)) {
+                    add(perNode, s.key.dst, fd);
+                }
+            }
+            long took = System.nanoTime() - t0;
+            long cpu = threadCpu.getCurrentThreadCpuTime() - c0;
+            lastDecisionCpuNanos = cpu;
+            totalDecisionCpuNanos += cpu;
+            decisions++;
+            lastDecisionNanos = took;
+            maxDecisionNanos = Math.max(maxDecisionNanos, took);
+            totalDecisionNanos += took;
+            sendDecisions(perNode, orderBased);
+        } catch (RuntimeException e) {
+            schedulerFailures++;
+            getContext().getLog().error("scheduler {} failed in epoch {} with {} flows; previous decisions stay: {}",
+                    schedulerName, epoch, flows.size(), e.toString(), e);
+        }
+    }
+
+    private Flow toFlow(FlowState s, CoflowId coflow) {
+        FlowReport r = s.best();
+        long size = r.totalBytes() >= 0 ? Math.max(r.totalBytes(), r.bytesSent()) : r.bytesSent() + r.bytesPending();
+        Flow.Builder fb = Flow.builder(s.id, coflow, hostIndex.get(s.key.src), hostIndex.get(s.key.dst))
+                .sent(r.bytesSent()).size(size).finished(r.finished());
+        if (r.measuredRate() >= 0) {
+            fb.measuredRate(r.measuredRate());
+        }
+        if (!Double.isNaN(s.lastRate)) {
+            fb.lastDesiredRate(s.lastRate);
+        }
+        return fb.build();
+    }
+
+    private static void add(Map<String, List<FlowDecision>> perNode, String node, FlowDecision d) {
+        List<FlowDecision> l = perNode.get(node);
+        if (l == null) {
+            l = new ArrayList<FlowDecision>();
+            perNode.put(node, l);
+        }
+        l.add(d);
+    }
+
+    /** Pushes every node its own decisions; a node that had some last time and has none now gets an empty update. */
+    private void sendDecisions(Map<String, List<FlowDecision>> perNode, boolean orderBased) {
+        Set<String> sent = new HashSet<String>(perNode.size() * 2);
+        for (Map.Entry<String, List<FlowDecision>> e : perNode.entrySet()) {
+            NodeEntry n = nodes.get(e.getKey());
+            if (n != null) {
+                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased, e.getValue()));
+                decisionMessagesSent++;
+                sent.add(e.getKey());
+            }
+        }
+        for (String old : nodesWithDecisions) {
+            NodeEntry n = nodes.get(old);
+            if (!sent.contains(old) && n != null) {
+                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased,
+                        Collections.<FlowDecision>emptyList()));
+                decisionMessagesSent++;
+            }
+        }
+        nodesWithDecisions = sent;
+    }
+
+    // ---- status -----------------------------------------------------------------------------------------
+
+    private Behavior<CoordinatorCommand> onStatus(Internal.GetStatus m) {
+        long now = System.nanoTime();
+        List<CoordinatorStatus.NodeStatus> ns = new ArrayList<CoordinatorStatus.NodeStatus>();
+        for (NodeEntry e : nodes.nodes().values()) {
+            Long last = lastReportNanos.get(e.nodeId());
+            ns.add(new CoordinatorStatus.NodeStatus(e.nodeId(), e.info().shuffleEndpoint(), e.info().proxyEndpoint(),
+                    e.upBytesPerSecond(), e.downBytesPerSecond(), last == null ? -1 : (now - last) / 1_000_000L));
+        }
+        Map<String, long[]> perJob = new HashMap<String, long[]>();      // flows, sent, pending
+        Map<String, Double> rateOfJob = new HashMap<String, Double>();
+        List<CoordinatorStatus.FlowStatus> fs = new ArrayList<CoordinatorStatus.FlowStatus>();
+        for (FlowState s : flows.values()) {
+            FlowReport r = s.best();
+            long[] agg = perJob.get(s.key.jobId);
+            if (agg == null) {
+                agg = new long[3];
+                perJob.put(s.key.jobId, agg);
+            }
+            agg[0]++;
+            agg[1] += r.bytesSent();
+            agg[2] += r.bytesPending();
+            double rate = r.finished() || Double.isNaN(s.lastRate) ? 0.0 : s.lastRate;
+            Double sum = rateOfJob.get(s.key.jobId);
+            rateOfJob.put(s.key.jobId, (sum == null ? 0.0 : sum) + rate);
+            fs.add(new CoordinatorStatus.FlowStatus(s.key.jobId, s.key.src, s.key.dst, r.bytesSent(),
+                    r.bytesPending(), r.totalBytes(), r.measuredRate(), r.finished(), rate, s.lastPriority));
+        }
+        List<CoordinatorStatus.CoflowStatus> cs = new ArrayList<CoordinatorStatus.CoflowStatus>();
+        for (CoflowEntry c : coflows.coflows().values()) {
+            long[] agg = perJob.get(c.jobId());
+            Integer rank = lastRanks.get(c.id());
+            Double rate = rateOfJob.get(c.jobId());
+            cs.add(new CoordinatorStatus.CoflowStatus(c.jobId(), c.id().value(), c.weight(), c.weightSource(),
+                    c.arrivalSeconds(), rank == null ? -1 : rank, agg == null ? 0 : (int) agg[0],
+                    agg == null ? 0 : agg[1], agg == null ? 0 : agg[2], rate == null ? 0.0 : rate));
+        }
+        CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
+                maxDecisionNanos, totalDecisionNanos, lastDecisionCpuNanos, totalDecisionCpuNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
+                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
+        m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
+                (now - startNanos) / 1_000_000L, stats, ns, cs, fs));
+        return this;
+    }
+}

@@ -1,0 +1,304 @@
+package io.courier.coordinator.client;
+
+import io.courier.coordinator.protocol.ClientCommand;
+import io.courier.coordinator.protocol.CoflowCompleted;
+import io.courier.coordinator.protocol.CoflowRegistered;
+import io.courier.coordinator.protocol.CoordinatorCommand;
+import io.courier.coordinator.protocol.DecisionUpdate;
+import io.courier.coordinator.protocol.EpochReport;
+import io.courier.coordinator.protocol.FlowReport;
+import io.courier.coordinator.protocol.LookupProxy;
+import io.courier.coordinator.protocol.NodeInfo;
+import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NotRegistered;
+import io.courier.coordinator.protocol.ProxyLocation;
+import io.courier.coordinator.protocol.RegisterNode;
+import io.courier.coordinator.protocol.ReportAck;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * One proxy's side of the coordinator protocol, as an actor (the guardian of {@link CoordinatorClient}'s
+ * system, or one of many in the scale harness). It registers its node, reports every interval from the
+ * proxy's {@link ReportSource}, hands decisions to the {@link CoordinatorListener}, and watches the
+ * coordinator: any answer (ack, decision, registration) proves it alive; silence beyond the ack timeout
+ * switches to {@link Mode#FALLBACK}, after which registration is retried until a coordinator — the same or
+ * a restarted one — answers. Coflow registrations are remembered and re-sent after every (re-)registration
+ * and whenever the coordinator says it does not know a job.
+ */
+public final class ClientActor extends AbstractBehavior<ClientCommand> {
+    private final ClientSettings settings;
+    private final NodeInfo node;
+    private final ReportSource source;
+    private final CoordinatorListener listener;
+    private final AtomicReference<Mode> modeView;
+    private final ActorRef<CoordinatorCommand> coordinator;
+    private final TimerScheduler<ClientCommand> timers;
+    private final Map<String, CoflowRegistered> coflows = new LinkedHashMap<String, CoflowRegistered>();
+    private final Set<String> pendingCompletions = new LinkedHashSet<String>();
+    private final Map<String, List<CompletableFuture<Optional<String>>>> lookups =
+            new HashMap<String, List<CompletableFuture<Optional<String>>>>();
+    private Mode mode = Mode.FALLBACK;
+    private boolean registered;
+    private String coordinatorId;
+    private long lastHeardNanos;
+    private long lastRegisterNanos;
+    private long epoch;
+    private long lastDecisionEpoch = -1;
+
+    private ClientActor(ActorContext<ClientCommand> ctx, TimerScheduler<ClientCommand> timers, ClientSettings settings,
+            NodeInfo node, ReportSource source, CoordinatorListener listener, AtomicReference<Mode> modeView) {
+        super(ctx);
+        this.settings = settings;
+        this.node = node;
+        this.source = source;
+        this.listener = listener;
+        this.modeView = modeView;
+        this.timers = timers;
+        this.coordinator = ActorRefResolver.get(ctx.getSystem()).resolveActorRef(settings.coordinatorPath());
+        modeView.set(mode);
+        sendRegister(System.nanoTime());
+        timers.startTimerAtFixedRate("report", Tick.REPORT, Duration.ofMillis(settings.reportIntervalMillis()));
+    }
+
+    /** The behavior; {@code modeView} is updated on every mode change for readers on other threads. */
+    public static Behavior<ClientCommand> create(final ClientSettings settings, final NodeInfo node,
+            final ReportSource source, final CoordinatorListener listener, final AtomicReference<Mode> modeView) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ClientActor(ctx, timers, settings, node,
+                source, listener, modeView)));
+    }
+
+    // ---- local commands (from CoordinatorClient) --------------------------------------------------------
+
+    enum Tick implements ClientCommand, NoSerializationVerificationNeeded {
+        REPORT
+    }
+
+    static final class RegisterCoflow implements ClientCommand, NoSerializationVerificationNeeded {
+        final CoflowRegistered coflow;
+
+        RegisterCoflow(CoflowRegistered coflow) {
+            this.coflow = coflow;
+        }
+    }
+
+    static final class CompleteCoflow implements ClientCommand, NoSerializationVerificationNeeded {
+        final String jobId;
+
+        CompleteCoflow(String jobId) {
+            this.jobId = jobId;
+        }
+    }
+
+    static final class Lookup implements ClientCommand, NoSerializationVerificationNeeded {
+        final String shuffleEndpoint;
+        final CompletableFuture<Optional<String>> result;
+
+        Lookup(String shuffleEndpoint, CompletableFuture<Optional<String>> result) {
+            this.shuffleEndpoint = shuffleEndpoint;
+            this.result = result;
+        }
+    }
+
+    static final class LookupExpired implements ClientCommand, NoSerializationVerificationNeeded {
+        final String shuffleEndpoint;
+        final CompletableFuture<Optional<String>> result;
+
+        LookupExpired(String shuffleEndpoint, CompletableFuture<Optional<String>> result) {
+            this.shuffleEndpoint = shuffleEndpoint;
+            this.result = result;
+        }
+    }
+
+    @Override
+    public Receive<ClientCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessageEquals(Tick.REPORT, this::onTick)
+                .onMessage(NodeRegistered.class, this::onRegistered)
+                .onMessage(NotRegistered.class, this::onNotRegistered)
+                .onMessage(ReportAck.class, this::onAck)
+                .onMessage(DecisionUpdate.class, this::onDecision)
+                .onMessage(ProxyLocation.class, this::onLocation)
+                .onMessage(RegisterCoflow.class, this::onRegisterCoflow)
+                .onMessage(CompleteCoflow.class, this::onCompleteCoflow)
+                .onMessage(Lookup.class, this::onLookup)
+                .onMessage(LookupExpired.class, this::onLookupExpired)
+                .build();
+    }
+
+    private Behavior<ClientCommand> onTick() {
+        long now = System.nanoTime();
+        if (mode == Mode.COORDINATED && now - lastHeardNanos > settings.ackTimeoutMillis() * 1_000_000L) {
+            registered = false;
+            changeMode(Mode.FALLBACK, "no answer from the coordinator at " + settings.coordinatorPath() + " for "
+                    + settings.ackTimeoutMillis() + " ms");
+        }
+        if (registered) {
+            List<FlowReport> flows;
+            try {
+                flows = source.currentFlows();
+            } catch (RuntimeException e) {
+                getContext().getLog().warn("node {}: report source failed; reporting nothing this epoch: {}",
+                        node.nodeId(), e.toString());
+                flows = Collections.emptyList();
+            }
+            coordinator.tell(new EpochReport(node.nodeId(), ++epoch, flows, getContext().getSelf()));
+        } else if (now - lastRegisterNanos >= settings.registerRetryMillis() * 1_000_000L) {
+            sendRegister(now);
+        }
+        return this;
+    }
+
+    private void sendRegister(long now) {
+        lastRegisterNanos = now;
+        coordinator.tell(new RegisterNode(node, getContext().getSelf()));
+    }
+
+    private Behavior<ClientCommand> onRegistered(NodeRegistered m) {
+        lastHeardNanos = System.nanoTime();
+        if (!m.coordinatorId().equals(coordinatorId)) {
+            lastDecisionEpoch = -1; // a new coordinator incarnation counts its epochs from scratch
+        }
+        coordinatorId = m.coordinatorId();
+        registered = true;
+        for (CoflowRegistered c : coflows.values()) {
+            coordinator.tell(c);
+        }
+        for (String job : pendingCompletions) {
+            coordinator.tell(new CoflowCompleted(job));
+        }
+        pendingCompletions.clear();
+        changeMode(Mode.COORDINATED, "registered with coordinator " + m.coordinatorId());
+        return this;
+    }
+
+    private Behavior<ClientCommand> onNotRegistered(NotRegistered m) {
+        // The coordinator is alive but does not know us (it restarted or expired us): register again now.
+        lastHeardNanos = System.nanoTime();
+        registered = false;
+        sendRegister(lastHeardNanos);
+        return this;
+    }
+
+    private Behavior<ClientCommand> onAck(ReportAck m) {
+        lastHeardNanos = System.nanoTime();
+        for (String job : m.unknownJobs()) {
+            CoflowRegistered c = coflows.get(job);
+            if (c != null) {
+                coordinator.tell(c);
+            }
+        }
+        return this;
+    }
+
+    private Behavior<ClientCommand> onDecision(DecisionUpdate m) {
+        lastHeardNanos = System.nanoTime();
+        if (mode != Mode.COORDINATED || m.epoch() <= lastDecisionEpoch) {
+            return this; // stale or reordered, or we are not (yet) following this coordinator
+        }
+        lastDecisionEpoch = m.epoch();
+        try {
+            listener.onDecisions(m);
+        } catch (RuntimeException e) {
+            getContext().getLog().warn("node {}: decision listener failed on epoch {}: {}", node.nodeId(), m.epoch(),
+                    e.toString());
+        }
+        return this;
+    }
+
+    private Behavior<ClientCommand> onLocation(ProxyLocation m) {
+        List<CompletableFuture<Optional<String>>> waiting = lookups.remove(m.shuffleEndpoint());
+        if (waiting != null) {
+            Optional<String> answer = m.found() ? Optional.of(m.proxyEndpoint()) : Optional.<String>empty();
+            for (CompletableFuture<Optional<String>> f : waiting) {
+                f.complete(answer);
+            }
+        }
+        return this;
+    }
+
+    private Behavior<ClientCommand> onRegisterCoflow(RegisterCoflow m) {
+        if (!coflows.containsKey(m.coflow.jobId())) {
+            coflows.put(m.coflow.jobId(), m.coflow);
+            pendingCompletions.remove(m.coflow.jobId());
+            if (registered) {
+                coordinator.tell(m.coflow);
+            }
+        }
+        return this;
+    }
+
+    private Behavior<ClientCommand> onCompleteCoflow(CompleteCoflow m) {
+        coflows.remove(m.jobId);
+        if (registered) {
+            coordinator.tell(new CoflowCompleted(m.jobId));
+        } else {
+            pendingCompletions.add(m.jobId);
+        }
+        return this;
+    }
+
+    private Behavior<ClientCommand> onLookup(Lookup m) {
+        List<CompletableFuture<Optional<String>>> waiting = lookups.get(m.shuffleEndpoint);
+        if (waiting == null) {
+            waiting = new ArrayList<CompletableFuture<Optional<String>>>();
+            lookups.put(m.shuffleEndpoint, waiting);
+            coordinator.tell(new LookupProxy(m.shuffleEndpoint, getContext().getSelf()));
+        }
+        waiting.add(m.result);
+        timers.startSingleTimer(m.result, new LookupExpired(m.shuffleEndpoint, m.result),
+                Duration.ofMillis(settings.lookupTimeoutMillis()));
+        return this;
+    }
+
+    private Behavior<ClientCommand> onLookupExpired(LookupExpired m) {
+        List<CompletableFuture<Optional<String>>> waiting = lookups.get(m.shuffleEndpoint);
+        if (waiting != null) {
+            waiting.remove(m.result);
+            if (waiting.isEmpty()) {
+                lookups.remove(m.shuffleEndpoint);
+            }
+        }
+        m.result.completeExceptionally(new java.util.concurrent.TimeoutException("no answer from the coordinator at "
+                + settings.coordinatorPath() + " about " + m.shuffleEndpoint + " within "
+                + settings.lookupTimeoutMillis() + " ms"));
+        return this;
+    }
+
+    private void changeMode(Mode next, String reason) {
+        if (next == mode) {
+            return;
+        }
+        mode = next;
+        modeView.set(next);
+        if (next == Mode.FALLBACK) {
+            getContext().getLog().warn("node {}: FALLBACK to decentralized scheduling: {}", node.nodeId(), reason);
+        } else {
+            getContext().getLog().info("node {}: COORDINATED: {}", node.nodeId(), reason);
+        }
+        try {
+            listener.onModeChanged(next, reason);
+        } catch (RuntimeException e) {
+            getContext().getLog().warn("node {}: mode listener failed: {}", node.nodeId(), e.toString());
+        }
+    }
+}

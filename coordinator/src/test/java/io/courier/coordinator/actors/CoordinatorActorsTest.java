@@ -1,0 +1,293 @@
+package io.courier.coordinator.actors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.courier.coordinator.Coordinator;
+import io.courier.coordinator.TestSupport;
+import io.courier.coordinator.protocol.ClientCommand;
+import io.courier.coordinator.protocol.CoflowCompleted;
+import io.courier.coordinator.protocol.CoflowRegistered;
+import io.courier.coordinator.protocol.CoordinatorCommand;
+import io.courier.coordinator.protocol.DecisionUpdate;
+import io.courier.coordinator.protocol.EpochReport;
+import io.courier.coordinator.protocol.FlowDecision;
+import io.courier.coordinator.protocol.FlowReport;
+import io.courier.coordinator.protocol.LookupProxy;
+import io.courier.coordinator.protocol.NodeInfo;
+import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NotRegistered;
+import io.courier.coordinator.protocol.ProxyLocation;
+import io.courier.coordinator.protocol.RegisterNode;
+import io.courier.coordinator.protocol.ReportAck;
+import io.courier.coordinator.status.CoordinatorStatus;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The coordinator's actors driven over real Artery TCP with Kryo: a remote-enabled test kit plays the proxies
+ * (one probe per node), so every message here crossed the wire format.
+ */
+@Timeout(60)
+class CoordinatorActorsTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private Coordinator coordinator;
+    private ActorTestKit proxies;
+    private ActorRef<CoordinatorCommand> entry;
+
+    void start(String scheduler, long epochMillis) {
+        start(TestSupport.settings(0, epochMillis, scheduler));
+    }
+
+    void start(io.courier.coordinator.CoordinatorSettings settings) {
+        coordinator = Coordinator.start(settings, com.typesafe.config.ConfigFactory.load(), getClass().getClassLoader());
+        proxies = ActorTestKit.create("proxies", TestSupport.remoteConfig());
+        entry = ActorRefResolver.get(proxies.system()).resolveActorRef(coordinator.entryPath());
+    }
+
+    @AfterEach
+    void stop() {
+        if (proxies != null) {
+            proxies.shutdownTestKit();
+        }
+        if (coordinator != null) {
+            coordinator.close();
+        }
+    }
+
+    private TestProbe<ClientCommand> register(String node) {
+        TestProbe<ClientCommand> p = proxies.createTestProbe(node);
+        entry.tell(new RegisterNode(new NodeInfo(node, node + ":13562", node + ":13563", 0, 0), p.getRef()));
+        NodeRegistered r = p.expectMessageClass(NodeRegistered.class, WAIT);
+        assertEquals(node, r.nodeId());
+        assertEquals(coordinator.id(), r.coordinatorId());
+        return p;
+    }
+
+    /** Receives messages until a DecisionUpdate arrives, skipping acks. */
+    private static DecisionUpdate nextDecision(TestProbe<ClientCommand> p) {
+        while (true) {
+            ClientCommand m = p.receiveMessage(WAIT);
+            if (m instanceof DecisionUpdate) {
+                return (DecisionUpdate) m;
+            }
+        }
+    }
+
+    /** The first non-empty decision update. */
+    private static DecisionUpdate nextNonEmptyDecision(TestProbe<ClientCommand> p) {
+        while (true) {
+            DecisionUpdate d = nextDecision(p);
+            if (!d.flows().isEmpty()) {
+                return d;
+            }
+        }
+    }
+
+    private static FlowDecision find(DecisionUpdate d, String job, String src, String dst) {
+        for (FlowDecision f : d.flows()) {
+            if (f.jobId().equals(job) && f.srcNode().equals(src) && f.dstNode().equals(dst)) {
+                return f;
+            }
+        }
+        throw new AssertionError("no decision for " + job + " " + src + "->" + dst + " in " + d);
+    }
+
+    @Test
+    void registrationReRegistrationAndDiscovery() {
+        start("fair", 20);
+        TestProbe<ClientCommand> a = register("a");
+        register("b");
+        // Re-registration (a restarted proxy) is accepted with a new reply address.
+        TestProbe<ClientCommand> a2 = register("a");
+        entry.tell(new LookupProxy("b:13562", a2.getRef()));
+        assertEquals(new ProxyLocation("b:13562", "b:13563"), a2.expectMessageClass(ProxyLocation.class, WAIT));
+        entry.tell(new LookupProxy("nowhere:1", a2.getRef()));
+        assertFalse(a2.expectMessageClass(ProxyLocation.class, WAIT).found());
+        CoordinatorStatus s = status();
+        assertEquals(2, s.nodes().size());
+        a.expectNoMessage(Duration.ofMillis(100));
+    }
+
+    @Test
+    void eachNodeReceivesOnlyItsFlowsAndVarysFavoursTheSmallerCoflow() {
+        start("varys", 20);
+        TestProbe<ClientCommand> a = register("a");
+        TestProbe<ClientCommand> b = register("b");
+        TestProbe<ClientCommand> c = register("c");
+        TestProbe<ClientCommand> d = register("d");
+        entry.tell(new CoflowRegistered("job-big", Double.NaN, "", 1000));
+        entry.tell(new CoflowRegistered("job-small", Double.NaN, "", 2000));
+        // a sends both jobs to b; a also sends job-big to c; d takes part in nothing.
+        List<FlowReport> rows = Arrays.asList(
+                new FlowReport("job-big", "a", "b", 0, 100_000_000, -1, -1, false),
+                new FlowReport("job-small", "a", "b", 0, 1_000_000, -1, -1, false),
+                new FlowReport("job-big", "a", "c", 0, 100_000_000, -1, -1, false));
+        awaitCoflows(2);
+        entry.tell(new EpochReport("a", 1, rows, a.getRef()));
+        assertEquals(new ReportAck(1, Collections.<String>emptyList()), a.expectMessageClass(ReportAck.class, WAIT));
+
+        DecisionUpdate da = nextNonEmptyDecision(a);
+        assertEquals("varys", da.scheduler());
+        assertEquals(3, da.flows().size(), "the sender sees all its flows: " + da);
+        DecisionUpdate db = nextNonEmptyDecision(b);
+        assertEquals(flowSet(db), new HashSet<String>(Arrays.asList("job-big a->b", "job-small a->b")));
+        DecisionUpdate dc = nextNonEmptyDecision(c);
+        assertEquals(flowSet(dc), Collections.singleton("job-big a->c"));
+        // Varys (SEBF): the smaller coflow goes first on the shared port up(a).
+        double small = find(da, "job-small", "a", "b").rate();
+        double bigToB = find(da, "job-big", "a", "b").rate();
+        assertTrue(small > bigToB, "small " + small + " should beat big " + bigToB);
+        assertEquals(1_000_000.0, small, 1e-3, "the small coflow takes all of up(a) (capacity 1 MB/s)");
+        // d has no flows: it hears nothing but its registration.
+        d.expectNoMessage(Duration.ofMillis(200));
+    }
+
+    @Test
+    void decisionsArriveEveryEpoch() {
+        start("fair", 20);
+        TestProbe<ClientCommand> a = register("a");
+        register("b");
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
+        awaitCoflows(1);
+        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 0, 1 << 30, -1, -1, false)),
+                a.getRef()));
+        nextNonEmptyDecision(a);
+        // Bound, not a performance assertion: over 1 s at a 20 ms epoch, 50 decisions are due; accept 25..75
+        // (a loaded 2-core test machine may stretch some epochs; the fixed-rate timer catches up).
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        int count = 0;
+        long lastEpoch = -1;
+        while (System.nanoTime() < end) {
+            ClientCommand m = a.receiveMessage(WAIT);
+            if (m instanceof DecisionUpdate) {
+                DecisionUpdate d = (DecisionUpdate) m;
+                assertTrue(d.epoch() > lastEpoch, "epochs increase");
+                lastEpoch = d.epoch();
+                count++;
+            }
+        }
+        assertTrue(count >= 25 && count <= 75, "decisions in 1 s at a 20 ms epoch: " + count);
+        CoordinatorStatus s = status();
+        assertTrue(s.epochs().decisions >= count);
+        assertTrue(s.epochs().lastDecisionNanos > 0);
+    }
+
+    @Test
+    void badReportsAreRejectedAndTheCoordinatorCarriesOn() {
+        start("varys", 20);
+        TestProbe<ClientCommand> a = register("a");
+        register("b");
+        TestProbe<ClientCommand> stranger = proxies.createTestProbe("stranger");
+        // A report from an unknown node: told to register, nothing else.
+        entry.tell(new EpochReport("ghost", 1, Collections.<FlowReport>emptyList(), stranger.getRef()));
+        assertEquals(new NotRegistered("ghost"), stranger.expectMessageClass(NotRegistered.class, WAIT));
+        // Rows for an unknown job, for a flow a neither sends nor receives, and naming an unknown node.
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
+        awaitCoflows(1);
+        entry.tell(new EpochReport("a", 1, Arrays.asList(
+                new FlowReport("job-unknown", "a", "b", 0, 10, -1, -1, false),
+                new FlowReport("job-1", "b", "ghost", 0, 10, -1, -1, false),
+                new FlowReport("job-1", "a", "ghost", 0, 10, -1, -1, false),
+                new FlowReport("job-1", "a", "b", 0, 10_000, -1, -1, false)), a.getRef()));
+        ReportAck ack = a.expectMessageClass(ReportAck.class, WAIT);
+        assertEquals(Collections.singletonList("job-unknown"), ack.unknownJobs());
+        DecisionUpdate d = nextNonEmptyDecision(a);
+        assertEquals(Collections.singleton("job-1 a->b"), flowSet(d), "only the valid row is scheduled");
+        CoordinatorStatus s = status();
+        assertEquals(1, s.epochs().reportsRejected);
+        assertEquals(3, s.epochs().rowsRejected);
+        assertEquals(0, s.epochs().schedulerFailures);
+    }
+
+    @Test
+    void completionRemovesTheCoflowAndTheNodeGetsAnEmptyUpdate() {
+        start("sincronia", 20);
+        TestProbe<ClientCommand> a = register("a");
+        register("b");
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "VERY_HIGH", 0));
+        awaitCoflows(1);
+        assertEquals(8.0, status().coflows().get(0).weight, 1e-12, "VERY_HIGH maps to weight 8");
+        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 0, 100, -1, -1, false)),
+                a.getRef()));
+        DecisionUpdate d = nextNonEmptyDecision(a);
+        assertTrue(d.orderBased(), "sincronia is order-based");
+        assertEquals(0, find(d, "job-1", "a", "b").priority(), "the only coflow has priority 0");
+        assertEquals(0, find(d, "job-1", "a", "b").coflowRank(), "and rank 0");
+        entry.tell(new CoflowCompleted("job-1"));
+        while (!nextDecision(a).flows().isEmpty()) {
+            // decisions already in flight
+        }
+        awaitCoflows(0);
+        // A late registration of a completed job does not bring it back.
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
+        assertEquals(0, status().coflows().size());
+    }
+
+    @Test
+    void aSilentNodeExpiresAndIsToldToRegisterWhenItReportsAgain() {
+        start(TestSupport.settings(0, 20, "fair", 400));
+        TestProbe<ClientCommand> a = register("a");
+        TestProbe<ClientCommand> b = register("b");
+        long end = System.nanoTime() + WAIT.toNanos();
+        // a keeps reporting (heartbeats); b stays silent and must expire.
+        while (status().nodes().size() != 1) {
+            assertTrue(System.nanoTime() < end, "b never expired");
+            entry.tell(new EpochReport("a", 1, Collections.<FlowReport>emptyList(), a.getRef()));
+            sleepBriefly();
+        }
+        assertEquals("a", status().nodes().get(0).nodeId);
+        entry.tell(new EpochReport("b", 2, Collections.<FlowReport>emptyList(), b.getRef()));
+        assertEquals(new NotRegistered("b"), b.expectMessageClass(NotRegistered.class, WAIT));
+    }
+
+    private void awaitCoflows(int n) {
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (status().coflows().size() != n) {
+            assertTrue(System.nanoTime() < end, "coflow count never reached " + n);
+            sleepBriefly();
+        }
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    private CoordinatorStatus status() {
+        try {
+            return coordinator.status(WAIT).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Set<String> flowSet(DecisionUpdate d) {
+        Set<String> s = new HashSet<String>();
+        for (FlowDecision f : d.flows()) {
+            s.add(f.jobId() + " " + f.srcNode() + "->" + f.dstNode());
+        }
+        assertNotEquals(0, s.size());
+        return s;
+    }
+}
