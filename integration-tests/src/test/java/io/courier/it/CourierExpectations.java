@@ -39,6 +39,13 @@ final class CourierExpectations {
         return cluster.service() == NodeShuffleService.COURIER && courierAvailable();
     }
 
+    /** One log line: the TCP connections {@code run} opened for its shuffle (HTTP, and between proxies). */
+    String connections(JobRun run) throws IOException {
+        return run.jobId() + " opened " + logs.httpFetchConnections(run) + " HTTP shuffle connections and "
+                + run.proxies().connectionsOpened() + " proxy connections " + run.proxies().opened() + " for "
+                + run.successful(TaskType.REDUCE).size() + " reducers";
+    }
+
     /** A job that did not opt in: it succeeded, shuffled over HTTP, and Courier's proxies carried none of it. */
     void stockShuffle(JobRun run) throws IOException {
         assertTrue(run.succeeded(), run::toString);

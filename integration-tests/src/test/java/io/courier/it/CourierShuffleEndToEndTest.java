@@ -95,6 +95,7 @@ class CourierShuffleEndToEndTest {
         LOG.info("TIMING {}", stock);
         expect.stockShuffle(stock);
         expect.crossedNodes(stock);
+        LOG.info("CONNECTIONS stock {}", expect.connections(stock));
         assertEquals(reduces, stock.successful(TaskType.REDUCE).size());
         OutputDigest stockOut = OutputDigest.of(fs, stockOutDir);
         assertEquals(reduces, stockOut.parts().size());
@@ -107,6 +108,7 @@ class CourierShuffleEndToEndTest {
             LOG.info("TIMING {}", courier);
             expect.courierShuffle(courier);
             expect.crossedNodes(courier);
+            LOG.info("CONNECTIONS Courier {}", expect.connections(courier));
             assertEquals(stock.shuffleBytes(), courier.shuffleBytes(), "both shuffles move the same map output");
             assertEquals(stockOut, OutputDigest.of(fs, courierOutDir),
                     "TeraSort output with Courier differs from the stock shuffle's");
