@@ -41,6 +41,9 @@ public final class ExampleJobs {
     public JobRun teraGen(long rows, int maps, Path out) throws Exception {
         JobConf conf = cluster.jobConf(false);
         conf.setInt("mapreduce.job.maps", maps);
+        // Map-only and small: run it inside its ApplicationMaster (uber mode) rather than start a JVM per map.
+        conf.setBoolean("mapreduce.job.ubertask.enable", true);
+        conf.setInt("mapreduce.job.ubertask.maxmaps", Math.max(9, maps));
         return runTool("TeraGen", conf, new TeraGen(), String.valueOf(rows), out.toString());
     }
 
@@ -53,8 +56,11 @@ public final class ExampleJobs {
 
     /** TeraValidate of the sorted {@code in}; its report goes to {@code report}. */
     public JobRun teraValidate(Path in, Path report) throws Exception {
-        return runTool("TeraValidate", cluster.jobConf(false), new TeraValidate(), in.toString(),
-                report.toString());
+        JobConf conf = cluster.jobConf(false);
+        // Not a shuffle under test (one reducer, a few bytes): run it inside its ApplicationMaster (uber mode).
+        conf.setBoolean("mapreduce.job.ubertask.enable", true);
+        conf.setInt("mapreduce.job.ubertask.maxmaps", 64);
+        return runTool("TeraValidate", conf, new TeraValidate(), in.toString(), report.toString());
     }
 
     /** Something that watches a job from its submission to its end (e.g. a fault injector). */

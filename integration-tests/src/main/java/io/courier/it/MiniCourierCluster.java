@@ -128,6 +128,8 @@ public final class MiniCourierCluster implements AutoCloseable {
         conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m");
         conf.setInt("mapreduce.map.memory.mb", 512);
         conf.setInt("mapreduce.reduce.memory.mb", 512);
+        // The client notices a finished job within 0.5 s instead of 5 s.
+        conf.setInt("mapreduce.client.completion.pollinterval", 500);
         // Faster container and NodeManager shutdown.
         conf.setLong("yarn.nodemanager.sleep-delay-before-sigkill.ms", 0);
         conf.setLong("yarn.nodemanager.process-kill-wait.ms", 0);
