@@ -52,7 +52,7 @@ import java.util.zip.CRC32;
  * transfer of the same bytes ({@link DefaultFileRegion}s, one connection). Reports GB/s and process CPU
  * seconds per GB (sender, receiver and readers all run in this JVM in both cases).
  *
- * <p>Arguments: {@code [streams=100] [segmentMiB=4] [rounds=5] [warmups=3]}.
+ * <p>Arguments: {@code [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]}.
  */
 public final class ProxyThroughputBench {
     private static final String JOB = "job_1700000000000_0001";
@@ -64,7 +64,7 @@ public final class ProxyThroughputBench {
 
     public static void main(String[] args) throws Exception {
         int streams = args.length > 0 ? Integer.parseInt(args[0]) : 100;
-        int segmentMiB = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int segmentMiB = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         int warmups = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         File root = Files.createTempDirectory("courier-bench").toFile();
