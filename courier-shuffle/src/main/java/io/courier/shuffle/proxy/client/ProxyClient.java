@@ -4,7 +4,6 @@ import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -116,10 +115,6 @@ public final class ProxyClient {
         holder[0] = conn;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                // Read up to 256 KiB per system call when the peer streams (Netty's default stops at 64 KiB,
-                // one DATA frame): fewer reads and pipeline passes per byte. The frame decoder slices frames
-                // out of these buffers without copying (FrameDecoder).
-                .option(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, 256 * 1024))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

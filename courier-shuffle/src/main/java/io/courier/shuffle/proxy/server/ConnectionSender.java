@@ -244,10 +244,12 @@ final class ConnectionSender {
                 writeBlock(s, n);
             } catch (IOException | RuntimeException e) {
                 remove(s.id);
-                finish(s);
-                channel.write(new ErrorFrame(s.id,
+                // The error frame completes after every block of this stream written in this pass (their writes
+                // have no promise): only then may finish() close the file under them.
+                s.lastWrite = channel.write(new ErrorFrame(s.id,
                         ErrorCode.IO_ERROR, "reading " + s.segment + ": "
                         + e.getMessage()));
+                finish(s);
                 wrote = true;
                 continue;
             }

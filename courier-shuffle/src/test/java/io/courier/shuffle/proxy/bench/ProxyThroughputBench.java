@@ -96,7 +96,8 @@ public final class ProxyThroughputBench {
                     results[v][r] = run(variants[v], files, offsets, segmentMiB, locator, streams);
                 }
                 for (int v = 0; v < k; v++) {
-                    line.append(String.format(" | %s %.3f GB/s %.3f CPU-s/GB (%.3f without JIT; sys %.0f%%, JIT %.0f%%)",
+                    line.append(String.format(" | %s %.3f GB/s %.3f CPU-s/GB (%.3f without JIT; sys %.0f%%, "
+                            + "JIT %.0f%%)",
                             variants[v], results[v][r][0], results[v][r][1], results[v][r][5], results[v][r][2],
                             results[v][r][4]));
                     if (plainAt >= 0 && v != plainAt) {
@@ -107,7 +108,8 @@ public final class ProxyThroughputBench {
             }
             for (int v = 0; v < k; v++) {
                 double[] m = median(results[v]);
-                StringBuilder line = new StringBuilder(String.format("median %s: %.3f GB/s, %.3f CPU-s/GB (%.3f without "
+                StringBuilder line = new StringBuilder(String.format("median %s: %.3f GB/s, %.3f CPU-s/GB (%.3f "
+                        + "without "
                         + "JIT threads)", variants[v], m[0], m[1], m[2]));
                 if (plainAt >= 0 && v != plainAt) {
                     double[] ratio = new double[rounds];
