@@ -16,8 +16,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 
@@ -91,18 +89,10 @@ public class CourierShuffleHandler extends ShuffleHandler {
             if (pickPorts) {
                 conf.setInt(SHUFFLE_PORT_CONFIG_KEY, ports.choose(ProxyConfigs.portOffset(conf)));
             }
-            try {
-                super.serviceStart();
-            } catch (Exception e) {
-                if (isBindFailure(e) && attempt < attempts) {
-                    LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another (attempt {}"
-                            + " of {})", conf.get(SHUFFLE_PORT_CONFIG_KEY), attempt, attempts);
-                    continue; // the failed bind left nothing open
-                }
-                throw e;
-            }
-            int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1);
-            int proxyPort = rule.proxyPortFor(shufflePort);
+            // The proxy binds first: if ShuffleHandler then loses its port, closing the proxy is all it takes to
+            // try another pair (a proxy that lost its port would otherwise leave ShuffleHandler bound).
+            int configuredShufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT);
+            int proxyPort = rule.isOffset() ? rule.proxyPortFor(configuredShufflePort) : rule.proxyPortFor(0);
             ProxyConfig config = base.withPort(proxyPort);
             CourierProxy p = new CourierProxy(config, secrets, locator);
             String nodeId;
@@ -112,13 +102,25 @@ public class CourierShuffleHandler extends ShuffleHandler {
                 p.close();
                 if (isBindFailure(e) && attempt < attempts) {
                     LOG.warn("Courier proxy port {} (shuffle port {} + offset) was taken; picking another pair"
-                            + " (attempt {} of {})", proxyPort, shufflePort, attempt, attempts);
-                    closeShuffleServerChannel();
+                            + " (attempt {} of {})", proxyPort, configuredShufflePort, attempt, attempts);
                     continue;
                 }
                 throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
-                        + " (courier.proxy.port rule: " + rule + ", shuffle port " + shufflePort + "): " + e, e);
+                        + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort + "): "
+                        + e, e);
             }
+            try {
+                super.serviceStart();
+            } catch (Exception e) {
+                p.close();
+                if (isBindFailure(e) && attempt < attempts) {
+                    LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another pair"
+                            + " (attempt {} of {})", configuredShufflePort, attempt, attempts);
+                    continue; // the failed bind left nothing of ShuffleHandler open
+                }
+                throw e;
+            }
+            int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1); // ShuffleHandler writes back the bound port
             proxy = p;
             metadata = new ServiceMetadata(shufflePort, proxyPort, rule);
             registerMetrics(p, nodeId, proxyPort);
@@ -138,25 +140,6 @@ public class CourierShuffleHandler extends ShuffleHandler {
             // Metrics are for operators; a registration clash must not take the shuffle down.
             LOG.warn("Could not register metrics source {} for Courier proxy {}: {}", name, nodeId, e.toString());
         }
-    }
-
-    /**
-     * Closes ShuffleHandler's listening channel so that it can bind another port. Through reflection on purpose:
-     * {@code allChannels} is a ChannelGroup of Hadoop's own Netty, and the NodeManager jar relocates every
-     * {@code io.netty} reference in Courier's classes, which would turn a direct field access into a
-     * {@code NoSuchFieldError}.
-     */
-    void closeShuffleServerChannel() throws Exception {
-        Field f = ShuffleHandler.class.getDeclaredField("allChannels");
-        f.setAccessible(true);
-        Object future = invoke(f.get(this), "close");
-        invoke(future, "awaitUninterruptibly");
-    }
-
-    private static Object invoke(Object target, String method) throws Exception {
-        Method m = target.getClass().getMethod(method);
-        m.setAccessible(true); // the implementation classes are package-private
-        return m.invoke(target);
     }
 
     private static boolean isBindFailure(Throwable e) {
