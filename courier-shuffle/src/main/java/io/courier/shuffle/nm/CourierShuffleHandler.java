@@ -1,5 +1,7 @@
 package io.courier.shuffle.nm;
 
+import io.courier.shuffle.coordination.CoordinationConfig;
+import io.courier.shuffle.coordination.ProxyCoordination;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.service.ProxyPortRule;
@@ -32,6 +34,10 @@ import java.nio.ByteBuffer;
  *   <li>Secrets: ShuffleHandler's job-token secret manager; map outputs: the NodeManager's local dirs.</li>
  *   <li>{@link #getMetaData()}: {@link ServiceMetadata} (the AM reads only the leading shuffle port).</li>
  *   <li>Metrics2 source {@link CourierProxyMetrics} while started.</li>
+ *   <li>Scheduling: {@link ProxyCoordination} registers the node with the coordinator named by
+ *       {@code courier.coordinator.address}, reports every epoch and applies its decisions; without one (not
+ *       configured, unreachable, silent) the proxy runs Stream's decentralized priorities. Coflows are registered
+ *       at a job's first served segment and completed in {@link #stopApplication}.</li>
  * </ul>
  * If the proxy cannot start, the service fails to start (the NodeManager does not come up), with the reason.
  *
@@ -54,6 +60,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
     private final Object pathsLock = new Object();
     private volatile AuxiliaryLocalPathHandler fallbackPaths;
     private volatile CourierProxy proxy;
+    private volatile ProxyCoordination coordination;
     private volatile ServiceMetadata metadata;
     private String metricsSource;
 
@@ -71,6 +78,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
         // Refuse bad courier.proxy.* settings before anything binds.
         ProxyConfigs.portRule(conf);
         ProxyConfigs.fromHadoop(conf);
+        ProxyConfigs.coordination(conf);
         super.serviceInit(conf);
     }
 
@@ -79,6 +87,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
         Configuration conf = getConfig(); // ShuffleHandler's own copy: writing the shuffle port here is local
         ProxyPortRule rule = ProxyConfigs.portRule(conf);
         ProxyConfig base = ProxyConfigs.fromHadoop(conf);
+        CoordinationConfig coordinationConfig = ProxyConfigs.coordination(conf);
         boolean pickPorts = rule.isOffset() && conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT) == 0;
         // Restarting ShuffleHandler re-opens its recovery store, which is only safe when there is none.
         int attempts = pickPorts && getRecoveryPath() == null ? BIND_ATTEMPTS : 1;
@@ -124,6 +133,8 @@ public class CourierShuffleHandler extends ShuffleHandler {
             proxy = p;
             metadata = new ServiceMetadata(shufflePort, proxyPort, rule);
             registerMetrics(p, nodeId, proxyPort);
+            // Never fails for coordinator trouble: without one the proxy schedules decentralized.
+            coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort);
             LOG.info("Courier proxy {} listening on {}:{} next to ShuffleHandler on port {} (proxy port rule: {})",
                     nodeId, config.bindHost(), proxyPort, shufflePort, rule);
             return;
@@ -154,6 +165,11 @@ public class CourierShuffleHandler extends ShuffleHandler {
     @Override
     protected void serviceStop() throws Exception {
         try {
+            ProxyCoordination c = coordination;
+            coordination = null;
+            if (c != null) {
+                c.close(); // before the proxy: the client reports from the proxy's scheduler
+            }
             CourierProxy p = proxy;
             proxy = null;
             metadata = null;
@@ -197,8 +213,13 @@ public class CourierShuffleHandler extends ShuffleHandler {
     public void stopApplication(ApplicationTerminationContext context) {
         super.stopApplication(context);
         CourierProxy p = proxy;
+        String job = jobOf(context.getApplicationId());
         if (p != null) {
-            p.jobFinished(jobOf(context.getApplicationId()));
+            p.jobFinished(job);
+        }
+        ProxyCoordination c = coordination;
+        if (c != null) {
+            c.jobFinished(job); // the job's coflow completes at the coordinator
         }
     }
 
@@ -235,6 +256,11 @@ public class CourierShuffleHandler extends ShuffleHandler {
     /** The running proxy, or null when the service is not started. For tests and tools in the NodeManager JVM. */
     public CourierProxy proxy() {
         return proxy;
+    }
+
+    /** The proxy's coordination (coordinator client or decentralized fallback), or null when not started. */
+    public ProxyCoordination coordination() {
+        return coordination;
     }
 
     /** The metadata this service advertises, or null when it is not started. */
