@@ -1,5 +1,7 @@
 package io.courier.shuffle.nm;
 
+import io.courier.shuffle.coordination.CoordinationConfig;
+import io.courier.shuffle.coordination.ProxyCoordination;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.service.ProxyPortRule;
@@ -16,8 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.net.BindException;
 import java.nio.ByteBuffer;
 
@@ -34,6 +34,10 @@ import java.nio.ByteBuffer;
  *   <li>Secrets: ShuffleHandler's job-token secret manager; map outputs: the NodeManager's local dirs.</li>
  *   <li>{@link #getMetaData()}: {@link ServiceMetadata} (the AM reads only the leading shuffle port).</li>
  *   <li>Metrics2 source {@link CourierProxyMetrics} while started.</li>
+ *   <li>Scheduling: {@link ProxyCoordination} registers the node with the coordinator named by
+ *       {@code courier.coordinator.address}, reports every epoch and applies its decisions; without one (not
+ *       configured, unreachable, silent) the proxy runs Stream's decentralized priorities. Coflows are registered
+ *       at a job's first served segment and completed in {@link #stopApplication}.</li>
  * </ul>
  * If the proxy cannot start, the service fails to start (the NodeManager does not come up), with the reason.
  *
@@ -56,6 +60,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
     private final Object pathsLock = new Object();
     private volatile AuxiliaryLocalPathHandler fallbackPaths;
     private volatile CourierProxy proxy;
+    private volatile ProxyCoordination coordination;
     private volatile ServiceMetadata metadata;
     private String metricsSource;
 
@@ -73,6 +78,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
         // Refuse bad courier.proxy.* settings before anything binds.
         ProxyConfigs.portRule(conf);
         ProxyConfigs.fromHadoop(conf);
+        ProxyConfigs.coordination(conf);
         super.serviceInit(conf);
     }
 
@@ -81,6 +87,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
         Configuration conf = getConfig(); // ShuffleHandler's own copy: writing the shuffle port here is local
         ProxyPortRule rule = ProxyConfigs.portRule(conf);
         ProxyConfig base = ProxyConfigs.fromHadoop(conf);
+        CoordinationConfig coordinationConfig = ProxyConfigs.coordination(conf);
         boolean pickPorts = rule.isOffset() && conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT) == 0;
         // Restarting ShuffleHandler re-opens its recovery store, which is only safe when there is none.
         int attempts = pickPorts && getRecoveryPath() == null ? BIND_ATTEMPTS : 1;
@@ -91,18 +98,10 @@ public class CourierShuffleHandler extends ShuffleHandler {
             if (pickPorts) {
                 conf.setInt(SHUFFLE_PORT_CONFIG_KEY, ports.choose(ProxyConfigs.portOffset(conf)));
             }
-            try {
-                super.serviceStart();
-            } catch (Exception e) {
-                if (isBindFailure(e) && attempt < attempts) {
-                    LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another (attempt {}"
-                            + " of {})", conf.get(SHUFFLE_PORT_CONFIG_KEY), attempt, attempts);
-                    continue; // the failed bind left nothing open
-                }
-                throw e;
-            }
-            int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1);
-            int proxyPort = rule.proxyPortFor(shufflePort);
+            // The proxy binds first: if ShuffleHandler then loses its port, closing the proxy is all it takes to
+            // try another pair (a proxy that lost its port would otherwise leave ShuffleHandler bound).
+            int configuredShufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT);
+            int proxyPort = rule.isOffset() ? rule.proxyPortFor(configuredShufflePort) : rule.proxyPortFor(0);
             ProxyConfig config = base.withPort(proxyPort);
             CourierProxy p = new CourierProxy(config, secrets, locator);
             String nodeId;
@@ -112,16 +111,30 @@ public class CourierShuffleHandler extends ShuffleHandler {
                 p.close();
                 if (isBindFailure(e) && attempt < attempts) {
                     LOG.warn("Courier proxy port {} (shuffle port {} + offset) was taken; picking another pair"
-                            + " (attempt {} of {})", proxyPort, shufflePort, attempt, attempts);
-                    closeShuffleServerChannel();
+                            + " (attempt {} of {})", proxyPort, configuredShufflePort, attempt, attempts);
                     continue;
                 }
                 throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
-                        + " (courier.proxy.port rule: " + rule + ", shuffle port " + shufflePort + "): " + e, e);
+                        + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort + "): "
+                        + e, e);
             }
+            try {
+                super.serviceStart();
+            } catch (Exception e) {
+                p.close();
+                if (isBindFailure(e) && attempt < attempts) {
+                    LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another pair"
+                            + " (attempt {} of {})", configuredShufflePort, attempt, attempts);
+                    continue; // the failed bind left nothing of ShuffleHandler open
+                }
+                throw e;
+            }
+            int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1); // ShuffleHandler writes back the bound port
             proxy = p;
             metadata = new ServiceMetadata(shufflePort, proxyPort, rule);
             registerMetrics(p, nodeId, proxyPort);
+            // Never fails for coordinator trouble: without one the proxy schedules decentralized.
+            coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort);
             LOG.info("Courier proxy {} listening on {}:{} next to ShuffleHandler on port {} (proxy port rule: {})",
                     nodeId, config.bindHost(), proxyPort, shufflePort, rule);
             return;
@@ -140,25 +153,6 @@ public class CourierShuffleHandler extends ShuffleHandler {
         }
     }
 
-    /**
-     * Closes ShuffleHandler's listening channel so that it can bind another port. Through reflection on purpose:
-     * {@code allChannels} is a ChannelGroup of Hadoop's own Netty, and the NodeManager jar relocates every
-     * {@code io.netty} reference in Courier's classes, which would turn a direct field access into a
-     * {@code NoSuchFieldError}.
-     */
-    void closeShuffleServerChannel() throws Exception {
-        Field f = ShuffleHandler.class.getDeclaredField("allChannels");
-        f.setAccessible(true);
-        Object future = invoke(f.get(this), "close");
-        invoke(future, "awaitUninterruptibly");
-    }
-
-    private static Object invoke(Object target, String method) throws Exception {
-        Method m = target.getClass().getMethod(method);
-        m.setAccessible(true); // the implementation classes are package-private
-        return m.invoke(target);
-    }
-
     private static boolean isBindFailure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof BindException) {
@@ -171,6 +165,11 @@ public class CourierShuffleHandler extends ShuffleHandler {
     @Override
     protected void serviceStop() throws Exception {
         try {
+            ProxyCoordination c = coordination;
+            coordination = null;
+            if (c != null) {
+                c.close(); // before the proxy: the client reports from the proxy's scheduler
+            }
             CourierProxy p = proxy;
             proxy = null;
             metadata = null;
@@ -214,8 +213,13 @@ public class CourierShuffleHandler extends ShuffleHandler {
     public void stopApplication(ApplicationTerminationContext context) {
         super.stopApplication(context);
         CourierProxy p = proxy;
+        String job = jobOf(context.getApplicationId());
         if (p != null) {
-            p.jobFinished(jobOf(context.getApplicationId()));
+            p.jobFinished(job);
+        }
+        ProxyCoordination c = coordination;
+        if (c != null) {
+            c.jobFinished(job); // the job's coflow completes at the coordinator
         }
     }
 
@@ -252,6 +256,11 @@ public class CourierShuffleHandler extends ShuffleHandler {
     /** The running proxy, or null when the service is not started. For tests and tools in the NodeManager JVM. */
     public CourierProxy proxy() {
         return proxy;
+    }
+
+    /** The proxy's coordination (coordinator client or decentralized fallback), or null when not started. */
+    public ProxyCoordination coordination() {
+        return coordination;
     }
 
     /** The metadata this service advertises, or null when it is not started. */

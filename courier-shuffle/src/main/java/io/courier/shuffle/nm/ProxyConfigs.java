@@ -1,5 +1,6 @@
 package io.courier.shuffle.nm;
 
+import io.courier.shuffle.coordination.CoordinationConfig;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.service.ProxyPortRule;
 import org.apache.hadoop.conf.Configuration;
@@ -13,7 +14,8 @@ import java.util.TreeMap;
  * Reads the node's proxy settings from the NodeManager's Hadoop {@link Configuration} (yarn-site.xml): every
  * {@code courier.proxy.*} key goes through {@link ProxyConfig#fromProperties}, which refuses unknown keys, except
  * the two keys of the cluster's {@link ProxyPortRule} ({@code courier.proxy.port}, {@code courier.proxy.port-offset}),
- * which only the handler reads. Inside the NodeManager the proxy binds to {@code 0.0.0.0} by default and names
+ * which only the handler reads, and {@code courier.proxy.capacity.bytes-per-second}, which belongs to the
+ * coordinator settings ({@link #coordination}). Inside the NodeManager the proxy binds to {@code 0.0.0.0} by default and names
  * itself after the NodeManager's host, as reducers see it in map-completion URLs. Stateless.
  */
 public final class ProxyConfigs {
@@ -26,6 +28,7 @@ public final class ProxyConfigs {
     public static final String DEFAULT_BIND_HOST = "0.0.0.0";
 
     static final String PREFIX = "courier.proxy.";
+    static final String COORDINATOR_PREFIX = "courier.coordinator.";
     private static final String NM_ADDRESS = "yarn.nodemanager.address";
 
     private ProxyConfigs() {
@@ -40,7 +43,7 @@ public final class ProxyConfigs {
         Map<String, String> props = new TreeMap<>();
         for (Map.Entry<String, String> e : conf.getPropsWithPrefix(PREFIX).entrySet()) {
             String key = PREFIX + e.getKey();
-            if (!key.equals(PORT) && !key.equals(PORT_OFFSET)) {
+            if (!key.equals(PORT) && !key.equals(PORT_OFFSET) && !key.equals(CoordinationConfig.CAPACITY)) {
                 props.put(key, e.getValue() == null ? "" : e.getValue());
             }
         }
@@ -54,6 +57,29 @@ public final class ProxyConfigs {
             return ProxyConfig.fromProperties(props).withPort(0);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Courier proxy settings of the NodeManager (yarn-site.xml): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The node's coordinator settings: every {@code courier.coordinator.*} key and
+     * {@code courier.proxy.capacity.bytes-per-second} (see {@link CoordinationConfig}).
+     *
+     * @throws IllegalArgumentException naming the key, for a bad value
+     */
+    public static CoordinationConfig coordination(Configuration conf) {
+        Map<String, String> props = new TreeMap<>();
+        for (Map.Entry<String, String> e : conf.getPropsWithPrefix(COORDINATOR_PREFIX).entrySet()) {
+            props.put(COORDINATOR_PREFIX + e.getKey(), e.getValue() == null ? "" : e.getValue());
+        }
+        String capacity = conf.getTrimmed(CoordinationConfig.CAPACITY);
+        if (capacity != null) {
+            props.put(CoordinationConfig.CAPACITY, capacity);
+        }
+        try {
+            return CoordinationConfig.fromProperties(props);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Courier coordinator settings of the NodeManager (yarn-site.xml): "
                     + e.getMessage(), e);
         }
     }

@@ -145,6 +145,18 @@ public final class CourierProxy implements Closeable {
      */
     public void jobFinished(String job) {
         source.forgetJob(job);
+        SendScheduler s;
+        synchronized (this) {
+            s = scheduler;
+        }
+        if (s != null) {
+            s.ledger().forgetJob(job);
+        }
+    }
+
+    /** The configuration this proxy was started with. */
+    public ProxyConfig config() {
+        return config;
     }
 
     public ServerCounters serverCounters() {

@@ -279,12 +279,20 @@ class CourierShuffleHandlerTest {
     }
 
     @Test
-    void shuffleServerChannelCanBeClosedForARetry() throws Exception {
-        handler = start(nmConf(new File(tmp, "nm-local")));
-        int shufflePort = handler.serviceMetadata().shufflePort();
-        assertTrue(!PortPairPicker.isFree(shufflePort));
-        handler.closeShuffleServerChannel();
-        assertTrue(becomesFree(shufflePort), "ShuffleHandler's port is released");
+    void aLostBindRaceOnTheShufflePortClosesTheProxyAndRetriesWithAnotherPair() throws Exception {
+        int first = PortPairPicker.pick(1);
+        try (ServerSocket thief = new ServerSocket()) {
+            thief.bind(new InetSocketAddress(first)); // someone takes the shuffle port after it was picked
+            int[] calls = {0};
+            handler = new CourierShuffleHandler(offset -> ++calls[0] == 1 ? first : PortPairPicker.pick(offset));
+            handler.init(nmConf(new File(tmp, "nm-local")));
+            handler.start();
+            assertEquals(2, calls[0], "picked a second pair");
+            ServiceMetadata meta = handler.serviceMetadata();
+            assertTrue(meta.shufflePort() != first);
+            assertEquals(meta.shufflePort() + 1, meta.proxyPort());
+            assertTrue(becomesFree(first + 1), "the proxy bound for the first pair was closed");
+        }
     }
 
     @Test

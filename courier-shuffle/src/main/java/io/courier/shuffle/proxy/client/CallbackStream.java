@@ -32,7 +32,14 @@ final class CallbackStream extends ClientStream implements FetchHandle {
         try {
             if (!done) {
                 received += n;
-                consumer.onData(buf.nioBuffer());
+                if (buf.nioBufferCount() == 1) {
+                    consumer.onData(buf.nioBuffer());
+                } else {
+                    // A payload that spans socket reads: hand over its pieces rather than copy them together.
+                    for (java.nio.ByteBuffer piece : buf.nioBuffers()) {
+                        consumer.onData(piece);
+                    }
+                }
             }
         } finally {
             buf.release();

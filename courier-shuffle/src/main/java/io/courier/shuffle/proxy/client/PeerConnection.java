@@ -51,6 +51,9 @@ final class PeerConnection {
     private ErrorCode closedCode = ErrorCode.PEER_LOST;
     private int nextId = 1;
     private long reserved;
+    /** Whether a flush of the CREDIT frames written in this event-loop turn is already scheduled. */
+    private boolean creditFlushScheduled;
+    private final Runnable flushCredits = this::flushCredits;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
             ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
@@ -213,7 +216,20 @@ final class PeerConnection {
             return;
         }
         s.granted += n;
-        channel.writeAndFlush(new CreditFrame(s.id, (int) n));
+        // Credits of many streams granted in one event-loop turn (one socket read's frames, or readers'
+        // hand-offs) leave in one write: a system call and a wake-up of the sender per turn, not per grant.
+        channel.write(new CreditFrame(s.id, (int) n), channel.voidPromise());
+        if (!creditFlushScheduled) {
+            creditFlushScheduled = true;
+            loop.execute(flushCredits);
+        }
+    }
+
+    private void flushCredits() {
+        creditFlushScheduled = false;
+        if (channel != null) {
+            channel.flush();
+        }
     }
 
     /**

@@ -13,10 +13,17 @@ import java.util.List;
  * wrong version, unknown type, a body that does not match its length, bytes left at close) raises a
  * {@link ProtocolException}; after that the decoder discards all further input, because framing can no
  * longer be trusted. The connection handler answers with an ERROR frame and closes the connection.
- * One decoder per channel (not sharable).
+ * One decoder per channel (not sharable). A DATA payload may span several buffers (a composite slice).
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     private boolean failed;
+
+    public FrameDecoder() {
+        // A 64 KiB DATA frame almost never arrives in one socket read; the default (merging) cumulator would
+        // copy every received byte once more to make the frame contiguous. Composing the reads instead lets a
+        // DATA payload be a slice of the buffers the socket filled, copied by no one.
+        setCumulator(COMPOSITE_CUMULATOR);
+    }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) throws ProtocolException {

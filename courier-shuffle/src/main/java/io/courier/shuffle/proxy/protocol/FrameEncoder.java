@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -40,7 +41,21 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
     }
 
     private static ByteBuf dataHeader(ChannelHandlerContext ctx, int streamId, int length) {
-        ByteBuf h = ctx.alloc().buffer(Wire.LENGTH_FIELD + Wire.PREAMBLE + 4);
+        return dataHeader(ctx.alloc(), streamId, length);
+    }
+
+    /**
+     * The encoded header of a DATA frame carrying {@code length} payload bytes: a sender that writes the header
+     * and then the payload itself (a buffer or file region, which this encoder passes through) sends the same
+     * bytes as for a {@link DataFrame}, without a frame object and encoder pass per block.
+     */
+    public static ByteBuf dataHeader(ByteBufAllocator alloc, int streamId, int length) {
+        Checks.streamId(streamId);
+        if (length < 0 || length > Wire.MAX_DATA) {
+            throw new IllegalArgumentException("data frame of stream " + streamId + " cannot carry " + length
+                    + " bytes (at most " + Wire.MAX_DATA + ")");
+        }
+        ByteBuf h = alloc.buffer(Wire.LENGTH_FIELD + Wire.PREAMBLE + 4);
         h.writeInt(Wire.PREAMBLE + 4 + length);
         h.writeByte(Wire.VERSION);
         h.writeByte(FrameType.DATA.code());

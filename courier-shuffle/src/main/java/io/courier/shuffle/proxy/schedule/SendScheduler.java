@@ -42,6 +42,7 @@ public final class SendScheduler {
     private Decision decision;
     private List<FlowBinding> bindings = new ArrayList<>();
     private volatile SendPlan plan = SendPlan.EMPTY;
+    private final FlowLedger ledger = new FlowLedger();
 
     public SendScheduler(String self, int maxNum, double minSize) {
         this.self = self;
@@ -50,6 +51,11 @@ public final class SendScheduler {
 
     public SendPlan plan() {
         return plan;
+    }
+
+    /** Cumulative per (job, peer) accounting of what this node serves (reports, decentralized priorities). */
+    public FlowLedger ledger() {
+        return ledger;
     }
 
     public void addListener(Runnable onPlanChange) {
@@ -96,6 +102,7 @@ public final class SendScheduler {
             streams.put(k, streams.getOrDefault(k, 0) + 1);
             rebuild();
         }
+        ledger.started(job, peer, bytes);
         notifyListeners();
     }
 
@@ -107,6 +114,7 @@ public final class SendScheduler {
             if (n == null) {
                 return;
             }
+            ledger.ended(job, peer, unsentBytes);
             if (n <= 1) {
                 streams.remove(k);
                 pending.remove(k);
@@ -127,6 +135,7 @@ public final class SendScheduler {
         if (v != null) {
             pending.put(k, Math.max(0, v - bytes));
         }
+        ledger.sent(job, peer, bytes);
     }
 
     private void notifyListeners() {

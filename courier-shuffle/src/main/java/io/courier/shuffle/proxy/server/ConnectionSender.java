@@ -4,8 +4,7 @@ import io.courier.shuffle.proxy.protocol.ConnectionsFrame;
 import io.courier.shuffle.proxy.protocol.EndFrame;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
-import io.courier.shuffle.proxy.protocol.DataFrame;
-import io.courier.shuffle.proxy.protocol.FileDataFrame;
+import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.schedule.PeerPlan;
 import io.courier.shuffle.proxy.schedule.SendPlan;
@@ -14,11 +13,16 @@ import io.courier.shuffle.proxy.schedule.StreamClass;
 import io.courier.shuffle.proxy.schedule.TokenBucket;
 import io.courier.shuffle.proxy.source.SharedFileRegion;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GenericFutureListener;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -41,6 +45,8 @@ final class ConnectionSender {
     private final long sendBufferBytes;
     private final boolean zeroCopy;
     private final Map<Integer, OutboundStream> streams = new LinkedHashMap<>();
+    /** The same streams in opening order, for {@link #pick()}, which scans them once per block. */
+    private final ArrayList<OutboundStream> order = new ArrayList<>();
     private final Runnable onPlanChange = this::planChangedFromAnyThread;
     private final TokenBucket bucket;
     private String peer;
@@ -54,6 +60,15 @@ final class ConnectionSender {
     /** The connection count last suggested to the peer (SelectAndSplit's flows for the pair); 1 is implied. */
     private int hintedConnections = 1;
     private boolean pumpAgain;
+    /**
+     * Called when a pass's blocks have all left: their bytes leave the send queue; once the queue is half
+     * empty the sender refills it. One listener object for all passes; the sizes of the passes in flight
+     * are kept oldest first, as writes complete in order.
+     */
+    private final PassWritten bytesLeft = new PassWritten();
+    private final ArrayDeque<Long> sizes = new ArrayDeque<>();
+    /** Streams that sent blocks in the current pass and have not told the scheduler yet. */
+    private final List<OutboundStream> unreported = new ArrayList<>();
 
     ConnectionSender(Channel channel, SendScheduler scheduler, ServerCounters counters, long sendBufferBytes,
             boolean zeroCopy) {
@@ -82,6 +97,7 @@ final class ConnectionSender {
 
     void add(OutboundStream s) {
         streams.put(s.id, s);
+        order.add(s);
         scheduler.streamStarted(s.job, peer, s.remaining);
         // streamStarted may notify us through the event loop; make the new stream's class right now.
         replan();
@@ -111,7 +127,7 @@ final class ConnectionSender {
     }
 
     void cancel(int streamId) {
-        OutboundStream s = streams.remove(streamId);
+        OutboundStream s = remove(streamId);
         if (s != null) {
             finish(s);
             replan();
@@ -136,9 +152,11 @@ final class ConnectionSender {
             finish(s);
         }
         streams.clear();
+        order.clear();
     }
 
     private void finish(OutboundStream s) {
+        report(s);
         s.closeFileWhenWritten();
         scheduler.streamEnded(s.job, peer, s.remaining);
     }
@@ -210,6 +228,7 @@ final class ConnectionSender {
             return;
         }
         boolean wrote = false;
+        long passBytes = 0;
         while (queued < sendBufferBytes && channel.isWritable() && peerPlan.running()) {
             OutboundStream s = pick();
             if (s == null) {
@@ -221,31 +240,28 @@ final class ConnectionSender {
                 break;
             }
             int n = (int) Math.min(Wire.MAX_DATA, Math.min(s.credit, s.remaining));
-            ChannelFuture f;
             try {
-                f = writeBlock(s, n);
-            } catch (IOException e) {
-                streams.remove(s.id);
-                finish(s);
-                channel.write(new ErrorFrame(s.id,
+                writeBlock(s, n);
+            } catch (IOException | RuntimeException e) {
+                remove(s.id);
+                // The error frame completes after every block of this stream written in this pass (their writes
+                // have no promise): only then may finish() close the file under them.
+                s.lastWrite = channel.write(new ErrorFrame(s.id,
                         ErrorCode.IO_ERROR, "reading " + s.segment + ": "
                         + e.getMessage()));
+                finish(s);
                 wrote = true;
                 continue;
             }
             wrote = true;
+            passBytes += n;
             bucket.take(n);
             queued += n;
             counters.bytesSent.addAndGet(n);
-            scheduler.sent(s.job, peer, n);
-            final int size = n;
-            f.addListener(done -> {
-                queued -= size;
-                if (queued < sendBufferBytes / 2) {
-                    pump();
-                }
-            });
-            s.lastWrite = f;
+            if (s.unreported == 0) {
+                unreported.add(s);
+            }
+            s.unreported += n;
             s.position += n;
             s.remaining -= n;
             s.credit -= n;
@@ -253,20 +269,54 @@ final class ConnectionSender {
             s.pass += n / s.weight;
             if (s.remaining == 0) {
                 s.lastWrite = channel.write(new EndFrame(s.id));
-                streams.remove(s.id);
+                remove(s.id);
                 counters.streamsServed.incrementAndGet();
                 finish(s);
             }
         }
+        if (passBytes > 0) {
+            // One completion for the whole pass: an empty write queued behind the pass's blocks completes once
+            // they all left (writes complete in order), so no block needs a promise and listener of its own.
+            ChannelFuture passWritten = channel.write(Unpooled.EMPTY_BUFFER);
+            sizes.addLast(passBytes);
+            passWritten.addListener(bytesLeft);
+            for (OutboundStream u : unreported) {
+                if (u.remaining > 0) {
+                    u.lastWrite = passWritten;
+                }
+            }
+        }
+        for (OutboundStream u : unreported) {
+            report(u);
+        }
+        unreported.clear();
         if (wrote) {
             channel.flush();
         }
     }
 
+    /** Tells the scheduler what {@code s} sent since the last report (its pending bytes feed the next plan). */
+    private void report(OutboundStream s) {
+        if (s.unreported > 0) {
+            scheduler.sent(s.job, peer, s.unreported);
+            s.unreported = 0;
+        }
+    }
+
+    private OutboundStream remove(int streamId) {
+        OutboundStream s = streams.remove(streamId);
+        if (s != null) {
+            order.remove(s);
+        }
+        return s;
+    }
+
     /** The eligible stream of the best rank with the smallest pass (first opened on ties). */
     private OutboundStream pick() {
         OutboundStream best = null;
-        for (OutboundStream s : streams.values()) {
+        // An indexed loop over an array list: no iterator and no hash-map entry chasing per block.
+        for (int i = 0, n = order.size(); i < n; i++) {
+            OutboundStream s = order.get(i);
             if (!s.eligible()) {
                 continue;
             }
@@ -278,10 +328,21 @@ final class ConnectionSender {
         return best;
     }
 
-    private ChannelFuture writeBlock(OutboundStream s, int n) throws IOException {
-        if (zeroCopy) {
-            return channel.write(new FileDataFrame(s.id, new SharedFileRegion(s.file, s.position, n)));
-        }
+    /**
+     * Writes one DATA frame as its header and its payload (a zero-copy file region, or the bytes read into a
+     * buffer), already encoded: the frame encoder passes them through. Neither write has a promise of its
+     * own (see {@link #pumpOnce}); a failed write closes the connection, which fails every stream.
+     */
+    private void writeBlock(OutboundStream s, int n) throws IOException {
+        Object payload = zeroCopy ? new SharedFileRegion(s.file, s.position, n) : read(s, n);
+        // The unsafe void promise, unlike channel.voidPromise(), does not fire exceptionCaught for each of the
+        // blocks still queued when the connection breaks; channelInactive handles that once.
+        ChannelPromise none = channel.unsafe().voidPromise();
+        channel.write(FrameEncoder.dataHeader(channel.alloc(), s.id, n), none);
+        channel.write(payload, none);
+    }
+
+    private ByteBuf read(OutboundStream s, int n) throws IOException {
         ByteBuf buf = channel.alloc().ioBuffer(n);
         try {
             int read = 0;
@@ -296,7 +357,7 @@ final class ConnectionSender {
             buf.release();
             throw e;
         }
-        return channel.write(new DataFrame(s.id, buf));
+        return buf;
     }
 
     private void scheduleWakeup(long nanos) {
@@ -307,6 +368,17 @@ final class ConnectionSender {
             wakeup = null;
             pump();
         }, Math.max(nanos, 100_000L), TimeUnit.NANOSECONDS);
+    }
+
+    private final class PassWritten implements GenericFutureListener<Future<Void>> {
+        @Override
+        public void operationComplete(Future<Void> f) {
+            Long size = sizes.pollFirst();
+            queued -= size == null ? 0 : size;
+            if (queued < sendBufferBytes / 2) {
+                pump();
+            }
+        }
     }
 
     /** Called when the channel becomes writable again. */

@@ -25,7 +25,10 @@ final class OutboundStream {
     double weight = 1.0;
     /** Stride scheduling: bytes sent divided by weight; the eligible stream with the smallest pass goes next. */
     double pass;
+    /** A write that completes after every block written so far of this stream (null before the first). */
     ChannelFuture lastWrite;
+    /** Blocks sent since the scheduler was last told (reported once per send pass, not per block). */
+    long unreported;
     private boolean fileClosed;
 
     OutboundStream(int id, String job, String mapAttempt, Segment segment, FileChannel file, long credit) {

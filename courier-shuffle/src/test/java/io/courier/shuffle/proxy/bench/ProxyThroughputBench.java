@@ -52,7 +52,7 @@ import java.util.zip.CRC32;
  * transfer of the same bytes ({@link DefaultFileRegion}s, one connection). Reports GB/s and process CPU
  * seconds per GB (sender, receiver and readers all run in this JVM in both cases).
  *
- * <p>Arguments: {@code [streams=100] [segmentMiB=4] [rounds=5] [warmups=3]}.
+ * <p>Arguments: {@code [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]}.
  */
 public final class ProxyThroughputBench {
     private static final String JOB = "job_1700000000000_0001";
@@ -64,7 +64,7 @@ public final class ProxyThroughputBench {
 
     public static void main(String[] args) throws Exception {
         int streams = args.length > 0 ? Integer.parseInt(args[0]) : 100;
-        int segmentMiB = args.length > 1 ? Integer.parseInt(args[1]) : 4;
+        int segmentMiB = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         int warmups = args.length > 3 ? Integer.parseInt(args[3]) : 3;
         File root = Files.createTempDirectory("courier-bench").toFile();
@@ -76,44 +76,156 @@ public final class ProxyThroughputBench {
             System.out.printf("bench: %d streams x %d MiB = %.2f GB per round, %d rounds after %d warm-up rounds, "
                     + "%d cores%n", streams, segmentMiB, total / 1e9, rounds, warmups,
                     Runtime.getRuntime().availableProcessors());
-            double[][] plain = new double[rounds][];
-            double[][] courier = new double[rounds][];
-            double[][] streamsApi = new double[rounds][];
+            // Variants: "plain", "callback" or "stream", the Courier ones optionally "@<setting>=<value>" (e.g.
+            // callback@transferTo.allowed=false), so that settings are compared against plain in one run.
+            String[] variants = System.getProperty("bench.variants", "plain,callback,stream").split(",");
+            int k = variants.length;
+            int plainAt = Arrays.asList(variants).indexOf("plain");
+            double[][][] results = new double[k][rounds][];
             // Warm-up rounds let the JIT compile the hot paths: C2 time would otherwise dominate CPU-s/GB.
             for (int w = 0; w < warmups; w++) {
-                runPlain(files.data(), offsets, (long) segmentMiB << 20);
-                runCourier(locator, streams, true);
-                runCourier(locator, streams, false);
+                for (String v : variants) {
+                    run(v, files, offsets, segmentMiB, locator, streams);
+                }
             }
             for (int r = 0; r < rounds; r++) {
-                plain[r] = runPlain(files.data(), offsets, (long) segmentMiB << 20);
-                courier[r] = runCourier(locator, streams, true);
-                streamsApi[r] = runCourier(locator, streams, false);
-                System.out.printf("round %d: plain %.3f GB/s %.3f CPU-s/GB | courier (callback) %.3f GB/s %.3f CPU-s/GB"
-                        + " | courier (InputStream) %.3f GB/s %.3f CPU-s/GB%n", r + 1, plain[r][0], plain[r][1],
-                        courier[r][0], courier[r][1], streamsApi[r][0], streamsApi[r][1]);
+                // Rotate the order every round, so that no variant always runs first (on a just-idle host).
+                StringBuilder line = new StringBuilder("round " + (r + 1) + ":");
+                for (int i = 0; i < k; i++) {
+                    int v = (i + r) % k;
+                    results[v][r] = run(variants[v], files, offsets, segmentMiB, locator, streams);
+                }
+                for (int v = 0; v < k; v++) {
+                    line.append(String.format(" | %s %.3f GB/s %.3f CPU-s/GB (%.3f without JIT; sys %.0f%%, "
+                            + "JIT %.0f%%)",
+                            variants[v], results[v][r][0], results[v][r][1], results[v][r][5], results[v][r][2],
+                            results[v][r][4]));
+                    if (plainAt >= 0 && v != plainAt) {
+                        line.append(String.format(" %.1f %%", 100 * results[v][r][0] / results[plainAt][r][0]));
+                    }
+                }
+                System.out.println(line);
             }
-            double[] p = median(plain);
-            double[] c = median(courier);
-            double[] s = median(streamsApi);
-            System.out.printf("median: plain %.3f GB/s, %.3f CPU-s/GB | courier (callback) %.3f GB/s, %.3f CPU-s/GB, "
-                    + "%.1f %% of plain | courier (InputStream) %.3f GB/s, %.3f CPU-s/GB, %.1f %% of plain%n",
-                    p[0], p[1], c[0], c[1], 100 * c[0] / p[0], s[0], s[1], 100 * s[0] / p[0]);
+            for (int v = 0; v < k; v++) {
+                double[] m = median(results[v]);
+                StringBuilder line = new StringBuilder(String.format("median %s: %.3f GB/s, %.3f CPU-s/GB (%.3f "
+                        + "without "
+                        + "JIT threads)", variants[v], m[0], m[1], m[2]));
+                if (plainAt >= 0 && v != plainAt) {
+                    double[] ratio = new double[rounds];
+                    double[] cpuRatio = new double[rounds];
+                    double[] cpuNoJitRatio = new double[rounds];
+                    for (int r = 0; r < rounds; r++) {
+                        ratio[r] = 100 * results[v][r][0] / results[plainAt][r][0];
+                        cpuRatio[r] = results[v][r][1] / results[plainAt][r][1];
+                        cpuNoJitRatio[r] = results[v][r][5] / results[plainAt][r][5];
+                    }
+                    line.append(String.format("; per-round %% of plain GB/s: median %.1f (min %.1f, max %.1f); "
+                            + "CPU-s/GB vs plain: median x%.2f (x%.2f without JIT)", med(ratio), min(ratio),
+                            max(ratio), med(cpuRatio), med(cpuNoJitRatio)));
+                }
+                System.out.println(line);
+            }
         } finally {
             deleteAll(root);
         }
     }
 
+    private static double[] run(String variant, MapOutputFiles files, long[] offsets, int segmentMiB,
+            DirectoryMapOutputLocator locator, int streams) throws Exception {
+        long[] before = procStat();
+        double[] r = runVariant(variant, files, offsets, segmentMiB, locator, streams);
+        long[] after = procStat();
+        double bytesMiB = (double) streams * segmentMiB;
+        long ticks = (after[0] - before[0]) + (after[1] - before[1]);
+        return new double[] {r[0], r[1], ticks == 0 ? 0 : 100.0 * (after[1] - before[1]) / ticks,
+                (after[2] - before[2]) / bytesMiB, ticks == 0 ? 0 : 100.0 * (after[3] - before[3]) / ticks,
+                ticks == 0 ? r[1] : r[1] * (1 - (double) (after[3] - before[3]) / ticks)};
+    }
+
+    /** Process user and system CPU ticks (/proc/self/stat) and context switches of all threads; zeros elsewhere. */
+    private static long[] procStat() {
+        long[] r = new long[4];
+        try {
+            String stat = new String(Files.readAllBytes(new File("/proc/self/stat").toPath()), StandardCharsets.UTF_8);
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            r[0] = Long.parseLong(f[11]);
+            r[1] = Long.parseLong(f[12]);
+            File[] tasks = new File("/proc/self/task").listFiles();
+            if (tasks != null) {
+                for (File t : tasks) {
+                    try {
+                        String ts = new String(Files.readAllBytes(new File(t, "stat").toPath()),
+                                StandardCharsets.UTF_8);
+                        if (ts.contains("(C1 Compiler") || ts.contains("(C2 Compiler")) {
+                            String[] tf = ts.substring(ts.lastIndexOf(')') + 2).split(" ");
+                            r[3] += Long.parseLong(tf[11]) + Long.parseLong(tf[12]);
+                        }
+                        for (String line : Files.readAllLines(new File(t, "status").toPath())) {
+                            if (line.contains("ctxt_switches")) {
+                                r[2] += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                            }
+                        }
+                    } catch (IOException gone) {
+                        // the thread ended meanwhile
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new long[4];
+        }
+        return r;
+    }
+
+    private static double[] runVariant(String variant, MapOutputFiles files, long[] offsets, int segmentMiB,
+            DirectoryMapOutputLocator locator, int streams) throws Exception {
+        String[] kindAndMode = variant.trim().split("@");
+        String mode = kindAndMode.length > 1 ? kindAndMode[1] : null;
+        switch (kindAndMode[0]) {
+            case "plain":
+                return runPlain(files.data(), offsets, (long) segmentMiB << 20);
+            case "callback":
+                return runCourier(locator, streams, true, mode);
+            case "stream":
+                return runCourier(locator, streams, false, mode);
+            default:
+                throw new IllegalArgumentException("unknown bench variant " + variant);
+        }
+    }
+
+    /** Medians of GB/s, CPU-s/GB and CPU-s/GB without the JIT compiler threads. */
     private static double[] median(double[][] runs) {
         double[] gbps = new double[runs.length];
         double[] cpu = new double[runs.length];
+        double[] cpuNoJit = new double[runs.length];
         for (int i = 0; i < runs.length; i++) {
             gbps[i] = runs[i][0];
             cpu[i] = runs[i][1];
+            cpuNoJit[i] = runs[i][5];
         }
-        Arrays.sort(gbps);
-        Arrays.sort(cpu);
-        return new double[] {gbps[runs.length / 2], cpu[runs.length / 2]};
+        return new double[] {med(gbps), med(cpu), med(cpuNoJit)};
+    }
+
+    private static double med(double[] v) {
+        double[] c = v.clone();
+        Arrays.sort(c);
+        return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+    }
+
+    private static double min(double[] v) {
+        double m = Double.POSITIVE_INFINITY;
+        for (double x : v) {
+            m = Math.min(m, x);
+        }
+        return m;
+    }
+
+    private static double max(double[] v) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (double x : v) {
+            m = Math.max(m, x);
+        }
+        return m;
     }
 
     /** Random segment bytes plus an index in Hadoop's format (24-byte records, CRC32 trailer). */
@@ -154,13 +266,13 @@ public final class ProxyThroughputBench {
      * Courier: two proxies, N concurrent fetches over their one connection; the bytes are discarded either on
      * the event loop ({@code callback}) or by reader threads through {@link SegmentStream}'s InputStream.
      */
-    private static double[] runCourier(DirectoryMapOutputLocator locator, int streams, boolean callback)
+    private static double[] runCourier(DirectoryMapOutputLocator locator, int streams, boolean callback, String mode)
             throws Exception {
         InMemorySecrets secrets = new InMemorySecrets();
         secrets.put(JOB, SECRET);
         ExecutorService readers = Executors.newFixedThreadPool(Integer.getInteger("bench.readers", 32));
-        try (CourierProxy server = new CourierProxy(config(), secrets, locator);
-                CourierProxy client = new CourierProxy(config(), secrets, locator)) {
+        try (CourierProxy server = new CourierProxy(config(mode), secrets, locator);
+                CourierProxy client = new CourierProxy(config(mode), secrets, locator)) {
             String serverId = server.start();
             client.start();
             long cpu0 = cpuNanos();
@@ -221,12 +333,17 @@ public final class ProxyThroughputBench {
     }
 
     /** Defaults, overridden by {@code -Dcourier.proxy.*} system properties. */
-    private static ProxyConfig config() {
+    private static ProxyConfig config(String override) {
         java.util.Map<String, String> props = new java.util.HashMap<>();
         for (String k : System.getProperties().stringPropertyNames()) {
             if (k.startsWith("courier.proxy.")) {
                 props.put(k, System.getProperty(k));
             }
+        }
+        if (override != null) {
+            // A variant's "@key=value" overrides one courier.proxy.* setting, e.g. callback@transferTo.allowed=false.
+            String[] kv = override.split("=", 2);
+            props.put("courier.proxy." + kv[0], kv.length > 1 ? kv[1] : "true");
         }
         return ProxyConfig.fromProperties(props);
     }

@@ -1,7 +1,9 @@
 package io.courier.shuffle.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.Test;
@@ -174,6 +176,41 @@ class FrameCodecTest {
         ByteBuf big = Unpooled.buffer(Wire.MAX_DATA + 1).writerIndex(Wire.MAX_DATA + 1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new DataFrame(1, big));
         assertTrue(e.getMessage().contains("65536"), e.getMessage());
+    }
+
+    @Test
+    void preEncodedDataHeaderAndPayloadSplitAcrossReadsDecodeAsTheSameDataFrame() {
+        byte[] payload = new byte[1000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        ByteBuf header = FrameEncoder.dataHeader(UnpooledByteBufAllocator.DEFAULT, 7, payload.length);
+        // What the sender writes (header, then payload) must equal the encoding of a DataFrame.
+        ByteBuf expected = encode(new DataFrame(7, Unpooled.wrappedBuffer(payload)));
+        ByteBuf sent = Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(payload));
+        assertEquals(expected, sent);
+        expected.release();
+        // Delivered in three reads that cut the header and the payload: one frame, the same bytes.
+        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+        dec.writeInbound(sent.readRetainedSlice(6));
+        dec.writeInbound(sent.readRetainedSlice(300));
+        assertNull(dec.readInbound());
+        dec.writeInbound(sent.readRetainedSlice(sent.readableBytes()));
+        sent.release();
+        DataFrame d = dec.readInbound();
+        assertEquals(7, d.streamId());
+        assertArrayEquals(payload, ByteBufUtil.getBytes(d.content()));
+        d.release();
+        assertNull(dec.readInbound());
+        dec.finishAndReleaseAll();
+    }
+
+    @Test
+    void dataHeaderRefusesAPayloadAboveTheMaximum() {
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataHeader(UnpooledByteBufAllocator.DEFAULT, 1, Wire.MAX_DATA + 1));
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataHeader(UnpooledByteBufAllocator.DEFAULT, 0, 10));
     }
 
     private static ProtocolException decodeError(ByteBuf b) {

@@ -1,0 +1,175 @@
+package io.courier.shuffle.coordination;
+
+import java.util.Map;
+
+/**
+ * How a proxy works with the coordinator, from the NodeManager's {@code courier.coordinator.*} keys (and the
+ * node's {@code courier.proxy.capacity.bytes-per-second}). Without {@link #ADDRESS} there is no coordinator and
+ * the proxy runs the decentralized fallback only. Immutable; {@link #fromProperties} refuses bad values naming
+ * the key.
+ */
+public final class CoordinationConfig {
+    /** {@code host:port} of the coordinator's Artery endpoint (its {@code courier.coordinator.hostname/port}). */
+    public static final String ADDRESS = "courier.coordinator.address";
+    /** Report (epoch) interval of the client, ms. */
+    public static final String REPORT_INTERVAL = "courier.coordinator.report-interval-ms";
+    /** Silence after which the client falls back, ms. */
+    public static final String ACK_TIMEOUT = "courier.coordinator.ack-timeout-ms";
+    /** Registration retry interval while no coordinator answers, ms. */
+    public static final String REGISTER_RETRY = "courier.coordinator.register-retry-ms";
+    /** Host the coordinator uses to reach this client (Artery canonical hostname); default the proxy's host. */
+    public static final String CLIENT_HOST = "courier.coordinator.client.host";
+    /** Artery port of the client; 0 = any free port. */
+    public static final String CLIENT_PORT = "courier.coordinator.client.port";
+    /** Epoch of the decentralized (Stream) fallback, ms. */
+    public static final String FALLBACK_EPOCH = "courier.coordinator.fallback.epoch-ms";
+    /** This node's port capacity (both directions), bytes/s; 0 = unknown (the coordinator's default applies). */
+    public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
+
+    private final String coordinatorHost;
+    private final int coordinatorPort;
+    private final long reportIntervalMillis;
+    private final long ackTimeoutMillis;
+    private final long registerRetryMillis;
+    private final String clientHost;
+    private final int clientPort;
+    private final long fallbackEpochMillis;
+    private final long capacityBytesPerSecond;
+
+    private CoordinationConfig(String coordinatorHost, int coordinatorPort, long reportIntervalMillis,
+            long ackTimeoutMillis, long registerRetryMillis, String clientHost, int clientPort,
+            long fallbackEpochMillis, long capacityBytesPerSecond) {
+        this.coordinatorHost = coordinatorHost;
+        this.coordinatorPort = coordinatorPort;
+        this.reportIntervalMillis = reportIntervalMillis;
+        this.ackTimeoutMillis = ackTimeoutMillis;
+        this.registerRetryMillis = registerRetryMillis;
+        this.clientHost = clientHost;
+        this.clientPort = clientPort;
+        this.fallbackEpochMillis = fallbackEpochMillis;
+        this.capacityBytesPerSecond = capacityBytesPerSecond;
+    }
+
+    /** No coordinator: decentralized fallback only, default epoch. */
+    public static CoordinationConfig none() {
+        return new CoordinationConfig(null, 0, 10, 2_000, 500, null, 0, 10, 0);
+    }
+
+    /**
+     * Reads the keys above from {@code props} (other keys are ignored); absent keys take the defaults: report
+     * every 10 ms, fall back after 2 000 ms of silence, retry registration every 500 ms, client on the proxy's
+     * host and any port, fallback epoch 10 ms (Stream's Δ), capacity 0 (unknown).
+     *
+     * @throws IllegalArgumentException naming the key, for a bad value
+     */
+    public static CoordinationConfig fromProperties(Map<String, String> props) {
+        String address = trimmed(props.get(ADDRESS));
+        String host = null;
+        int port = 0;
+        if (address != null) {
+            int colon = address.lastIndexOf(':');
+            if (colon <= 0 || colon == address.length() - 1) {
+                throw new IllegalArgumentException("'" + ADDRESS + "' must be host:port of the coordinator's Artery"
+                        + " endpoint, got '" + address + "'");
+            }
+            host = address.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            port = (int) number(ADDRESS + " (port)", address.substring(colon + 1), 1, 65535);
+        }
+        long report = number(REPORT_INTERVAL, props.get(REPORT_INTERVAL), 10, 1, Long.MAX_VALUE);
+        long ack = number(ACK_TIMEOUT, props.get(ACK_TIMEOUT), 2_000, 1, Long.MAX_VALUE);
+        if (ack <= report) {
+            throw new IllegalArgumentException("'" + ACK_TIMEOUT + "' (" + ack + " ms) must be longer than '"
+                    + REPORT_INTERVAL + "' (" + report + " ms)");
+        }
+        long retry = number(REGISTER_RETRY, props.get(REGISTER_RETRY), 500, 1, Long.MAX_VALUE);
+        String clientHost = trimmed(props.get(CLIENT_HOST));
+        int clientPort = (int) number(CLIENT_PORT, props.get(CLIENT_PORT), 0, 0, 65535);
+        long epoch = number(FALLBACK_EPOCH, props.get(FALLBACK_EPOCH), 10, 1, 60_000);
+        long capacity = number(CAPACITY, props.get(CAPACITY), 0, 0, Long.MAX_VALUE);
+        return new CoordinationConfig(host, port, report, ack, retry, clientHost, clientPort, epoch, capacity);
+    }
+
+    private static String trimmed(String v) {
+        if (v == null) {
+            return null;
+        }
+        String t = v.trim();
+        return t.isEmpty() ? null : t;
+    }
+
+    private static long number(String key, String value, long dflt, long min, long max) {
+        String t = trimmed(value);
+        return t == null ? dflt : number(key, t, min, max);
+    }
+
+    private static long number(String key, String value, long min, long max) {
+        long v;
+        try {
+            v = Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + key + "' must be an integer, got '" + value + "'", e);
+        }
+        if (v < min || v > max) {
+            throw new IllegalArgumentException("'" + key + "' must be in [" + min + ", " + max + "], got " + v);
+        }
+        return v;
+    }
+
+    /** A copy with other client timings (tests use short ones). */
+    public CoordinationConfig withTimings(long reportMillis, long ackTimeoutMillis, long registerRetryMillis) {
+        return new CoordinationConfig(coordinatorHost, coordinatorPort, reportMillis, ackTimeoutMillis,
+                registerRetryMillis, clientHost, clientPort, fallbackEpochMillis, capacityBytesPerSecond);
+    }
+
+    /** Whether a coordinator is configured. */
+    public boolean coordinated() {
+        return coordinatorHost != null;
+    }
+
+    public String coordinatorHost() {
+        return coordinatorHost;
+    }
+
+    public int coordinatorPort() {
+        return coordinatorPort;
+    }
+
+    public long reportIntervalMillis() {
+        return reportIntervalMillis;
+    }
+
+    public long ackTimeoutMillis() {
+        return ackTimeoutMillis;
+    }
+
+    public long registerRetryMillis() {
+        return registerRetryMillis;
+    }
+
+    /** The client's Artery host, or null for "the proxy's advertised host". */
+    public String clientHost() {
+        return clientHost;
+    }
+
+    public int clientPort() {
+        return clientPort;
+    }
+
+    public long fallbackEpochMillis() {
+        return fallbackEpochMillis;
+    }
+
+    public long capacityBytesPerSecond() {
+        return capacityBytesPerSecond;
+    }
+
+    @Override
+    public String toString() {
+        return "CoordinationConfig(" + (coordinated() ? coordinatorHost + ":" + coordinatorPort : "no coordinator")
+                + ", report " + reportIntervalMillis + " ms, ack timeout " + ackTimeoutMillis + " ms, fallback epoch "
+                + fallbackEpochMillis + " ms, capacity " + capacityBytesPerSecond + " B/s)";
+    }
+}

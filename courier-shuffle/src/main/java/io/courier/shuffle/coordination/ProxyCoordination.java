@@ -1,0 +1,232 @@
+package io.courier.shuffle.coordination;
+
+import io.courier.coordinator.client.ClientSettings;
+import io.courier.coordinator.client.CoordinatorClient;
+import io.courier.coordinator.client.CoordinatorListener;
+import io.courier.coordinator.client.Mode;
+import io.courier.coordinator.protocol.DecisionUpdate;
+import io.courier.coordinator.protocol.NodeInfo;
+import io.courier.shuffle.proxy.CourierProxy;
+import io.courier.shuffle.proxy.schedule.SendScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The proxy side of the coordinator (DESIGN.md "The coordinator"): registers this node with the coordinator,
+ * reports what the proxy serves every epoch, and installs the coordinator's decisions in the proxy's
+ * {@link SendScheduler}; when no coordinator is configured, none answers, or it goes silent, the proxy schedules
+ * on its own with Stream's decentralized priorities ({@link StreamFallback}) and returns to the coordinator's
+ * decisions as soon as the client is {@link Mode#COORDINATED} again. Scheduling is advice: nothing here can fail
+ * or hold a fetch — a client that cannot start leaves the proxy in fallback mode, and every plan keeps every
+ * open stream served (by the SendScheduler's own rules).
+ *
+ * <p>Threads. The owner (the NodeManager's {@code CourierShuffleHandler}) calls {@link #start} after the proxy has
+ * started and {@link #close()} before the proxy stops, from its service thread; {@link #jobFinished} from the
+ * aux-service event thread. Netty event loops call the ledger's new-job hook (coflow registration, a
+ * non-blocking tell). The client's actor thread calls the {@link LedgerReports} report source and the listener,
+ * which only hands work over. Every change of the send plan — coordinator decisions, mode changes, fallback
+ * epochs — runs on this object's single planning thread ({@code courier-coordination}), so plans are applied in
+ * order and {@link FlowIds} and {@link StreamFallback} need no locks.
+ */
+public final class ProxyCoordination implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyCoordination.class);
+
+    private final CoordinationConfig config;
+    private final String self;
+    private final SendScheduler scheduler;
+    private final ScheduledExecutorService planner;
+    private final FlowIds ids = new FlowIds();
+    private final StreamFallback fallback = new StreamFallback();
+    private final DecisionTranslator translator;
+    private final Set<String> registeredJobs = ConcurrentHashMap.newKeySet();
+    private volatile CoordinatorClient client;
+    private volatile Mode mode = Mode.FALLBACK;
+    /** Planning thread only: the plan last installed, by signature. */
+    private String applied = "";
+
+    private ProxyCoordination(CoordinationConfig config, String self, SendScheduler scheduler) {
+        this.config = config;
+        this.self = self;
+        this.scheduler = scheduler;
+        this.translator = new DecisionTranslator(self);
+        this.planner = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "courier-coordination " + self);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Starts coordination for a started proxy. {@code shuffleEndpoint}: {@code host:port} of the node's
+     * ShuffleHandler (how reducers name the node). Never throws for coordinator trouble: the proxy then runs the
+     * fallback.
+     */
+    public static ProxyCoordination start(CoordinationConfig config, CourierProxy proxy, String shuffleEndpoint) {
+        String self = proxy.nodeId();
+        ProxyCoordination c = new ProxyCoordination(config, self, proxy.scheduler());
+        c.begin(proxy, shuffleEndpoint);
+        return c;
+    }
+
+    private void begin(CourierProxy proxy, String shuffleEndpoint) {
+        if (config.coordinated()) {
+            String host = config.clientHost() != null ? config.clientHost() : proxy.config().host();
+            try {
+                ClientSettings settings = ClientSettings.builder(config.coordinatorHost(), config.coordinatorPort())
+                        .local(host, config.clientPort()).reportIntervalMillis(config.reportIntervalMillis())
+                        .ackTimeoutMillis(config.ackTimeoutMillis()).registerRetryMillis(config.registerRetryMillis())
+                        .build();
+                NodeInfo node = new NodeInfo(self, shuffleEndpoint, self, config.capacityBytesPerSecond(),
+                        config.capacityBytesPerSecond());
+                client = CoordinatorClient.start(settings, node,
+                        new LedgerReports(self, scheduler.ledger(), System::nanoTime), new Listener(),
+                        ProxyCoordination.class.getClassLoader());
+                LOG.info("Courier proxy {}: coordinator client started towards {} (client at {}:{}); scheduling "
+                        + "decentralized (Stream) until the coordinator answers", self, settings.coordinatorPath(),
+                        host, config.clientPort());
+            } catch (RuntimeException | LinkageError e) {
+                client = null;
+                LOG.error("Courier proxy {}: could not start the coordinator client for {}:{}; scheduling "
+                        + "decentralized (Stream) only: {}", self, config.coordinatorHost(), config.coordinatorPort(),
+                        e.toString(), e);
+            }
+        } else {
+            LOG.info("Courier proxy {}: no coordinator configured ({}); scheduling decentralized (Stream)", self,
+                    CoordinationConfig.ADDRESS);
+        }
+        scheduler.ledger().onNewJob(this::jobSeen);
+        for (String job : scheduler.ledger().jobs()) {
+            jobSeen(job);
+        }
+        planner.scheduleWithFixedDelay(this::fallbackEpoch, config.fallbackEpochMillis(),
+                config.fallbackEpochMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the proxy follows the coordinator now ({@link Mode#FALLBACK} when none is configured). */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Whether a coordinator client runs (configured and started). */
+    public boolean clientRunning() {
+        return client != null;
+    }
+
+    /** This node's id towards the coordinator: the proxy's {@code host:port}. */
+    public String nodeId() {
+        return self;
+    }
+
+    /** The job ended on this node: its coflow completes (idempotent). Any thread. */
+    public void jobFinished(String job) {
+        CoordinatorClient c = client;
+        if (registeredJobs.remove(job) && c != null) {
+            c.completeCoflow(job);
+        }
+        onPlanner(() -> ids.forgetJob(job));
+    }
+
+    /** Event loop of the connection that served the job's first stream here. */
+    private void jobSeen(String job) {
+        CoordinatorClient c = client;
+        if (registeredJobs.add(job) && c != null) {
+            // The job's configuration (courier.coflow.weight, priority) is not known to the NodeManager.
+            c.registerCoflow(job, Double.NaN, "", System.currentTimeMillis());
+        }
+    }
+
+    // ---- planning thread --------------------------------------------------------------------------------
+
+    private void fallbackEpoch() {
+        try {
+            // Stream's state is kept current in both modes, so a fallback starts from warm levels.
+            SenderPlan p = fallback.update(scheduler.ledger().snapshot(), ids, System.nanoTime());
+            if (mode == Mode.FALLBACK) {
+                install(p);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Courier proxy {}: decentralized scheduling epoch failed; the previous plan stays: {}", self,
+                    e.toString(), e);
+        }
+    }
+
+    private void install(SenderPlan p) {
+        if (!p.signature().equals(applied)) {
+            applied = p.signature();
+            p.applyTo(scheduler);
+            LOG.debug("Courier proxy {} ({}): plan {}", self, mode, p);
+        }
+    }
+
+    private void onDecision(DecisionUpdate u) {
+        if (mode != Mode.COORDINATED) {
+            return;
+        }
+        try {
+            install(translator.translate(u, ids));
+        } catch (RuntimeException e) {
+            LOG.warn("Courier proxy {}: could not apply coordinator decision of epoch {}; the previous plan stays:"
+                    + " {}", self, u.epoch(), e.toString(), e);
+        }
+    }
+
+    private void onMode(Mode m) {
+        mode = m;
+        applied = ""; // whatever comes next (the coordinator's first decision or a fallback plan) is installed
+        if (m == Mode.FALLBACK) {
+            fallbackEpoch();
+        }
+    }
+
+    private void onPlanner(Runnable r) {
+        try {
+            planner.execute(r);
+        } catch (RejectedExecutionException e) {
+            // closed: nothing left to plan
+        }
+    }
+
+    /** Called on the coordinator client's actor thread; hands everything to the planning thread. */
+    private final class Listener implements CoordinatorListener {
+        @Override
+        public void onDecisions(DecisionUpdate update) {
+            onPlanner(() -> onDecision(update));
+        }
+
+        @Override
+        public void onModeChanged(Mode m, String reason) {
+            LOG.info("Courier proxy {}: {} ({})", self, m, reason);
+            onPlanner(() -> onMode(m));
+        }
+    }
+
+    /** Stops the client (bounded) and the planning thread; the send plan in force stays. Idempotent. */
+    @Override
+    public void close() {
+        scheduler.ledger().onNewJob(null);
+        CoordinatorClient c = client;
+        client = null;
+        try {
+            if (c != null) {
+                c.close();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Courier proxy {}: coordinator client did not stop cleanly: {}", self, e.toString());
+        } finally {
+            planner.shutdownNow();
+            try {
+                planner.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

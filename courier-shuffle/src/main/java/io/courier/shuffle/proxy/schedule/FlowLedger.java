@@ -1,0 +1,101 @@
+package io.courier.shuffle.proxy.schedule;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Cumulative per (job, peer) accounting of what this node serves, kept until the job ends on this node
+ * ({@link #forgetJob}). The {@link SendScheduler} feeds it from the connections' event loops; the coordinator
+ * client's reports and the decentralized fallback read {@link #snapshot()} from their own threads. Unlike the
+ * scheduler's pending sizes it survives a pair going idle, because reports and Stream's priorities need the bytes
+ * already sent. Thread-safe (one monitor; no call out while holding it).
+ */
+public final class FlowLedger {
+    private final Map<String, Row> rows = new LinkedHashMap<>();
+    private final Map<String, Boolean> jobs = new LinkedHashMap<>();
+    private volatile Consumer<String> onNewJob = job -> { };
+
+    /** Called (on the event loop of the connection that served it) when a job's first stream here starts. */
+    public void onNewJob(Consumer<String> listener) {
+        this.onNewJob = listener == null ? job -> { } : listener;
+    }
+
+    void started(String job, String peer, long bytes) {
+        boolean first;
+        synchronized (this) {
+            row(job, peer).started(bytes);
+            first = jobs.put(job, Boolean.TRUE) == null;
+        }
+        if (first) {
+            onNewJob.accept(job);
+        }
+    }
+
+    synchronized void sent(String job, String peer, long bytes) {
+        Row r = rows.get(SendPlan.key(job, peer));
+        if (r != null) {
+            r.sent += bytes;
+        }
+    }
+
+    synchronized void ended(String job, String peer, long unsentBytes) {
+        Row r = rows.get(SendPlan.key(job, peer));
+        if (r != null) {
+            r.ended++;
+            r.abandoned += Math.max(0, unsentBytes);
+        }
+    }
+
+    /** Drops every row of {@code job} (it ended on this node). Any thread. */
+    public synchronized void forgetJob(String job) {
+        jobs.remove(job);
+        rows.values().removeIf(r -> r.job.equals(job));
+    }
+
+    /** The jobs served here since they started (in order of their first stream). */
+    public synchronized List<String> jobs() {
+        return new ArrayList<>(jobs.keySet());
+    }
+
+    /** Every row, in order of first appearance. */
+    public synchronized List<FlowTally> snapshot() {
+        List<FlowTally> out = new ArrayList<>(rows.size());
+        for (Row r : rows.values()) {
+            out.add(new FlowTally(r.job, r.peer, r.requested, r.sent, r.abandoned, r.started, r.ended));
+        }
+        return out;
+    }
+
+    private Row row(String job, String peer) {
+        String k = SendPlan.key(job, peer);
+        Row r = rows.get(k);
+        if (r == null) {
+            r = new Row(job, peer);
+            rows.put(k, r);
+        }
+        return r;
+    }
+
+    private static final class Row {
+        final String job;
+        final String peer;
+        long requested;
+        long sent;
+        long abandoned;
+        int started;
+        int ended;
+
+        Row(String job, String peer) {
+            this.job = job;
+            this.peer = peer;
+        }
+
+        void started(long bytes) {
+            requested += bytes;
+            started++;
+        }
+    }
+}
