@@ -2,7 +2,7 @@ package io.courier.it;
 
 /**
  * Which class a mini cluster's NodeManagers run as the {@code mapreduce_shuffle} auxiliary service. Named by class
- * name so that the harness compiles and runs without the Courier handler on the class path.
+ * name: the NodeManager loads it from its configuration.
  */
 public enum NodeShuffleService {
     /** Hadoop's own HTTP {@code ShuffleHandler}. */
@@ -22,15 +22,5 @@ public enum NodeShuffleService {
     /** The auxiliary service class name ({@code yarn.nodemanager.aux-services.mapreduce_shuffle.class}). */
     public String className() {
         return className;
-    }
-
-    /** True when the class is on this JVM's class path (the NodeManagers run in this JVM). */
-    public boolean isAvailable() {
-        try {
-            Class.forName(className, false, NodeShuffleService.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
     }
 }

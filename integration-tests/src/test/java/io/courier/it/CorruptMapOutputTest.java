@@ -33,13 +33,11 @@ class CorruptMapOutputTest {
     private MiniCourierCluster cluster;
     private ExampleJobs jobs;
     private FileSystem fs;
-    private boolean courier;
 
     @BeforeAll
     void startCluster() throws Exception {
-        courier = CourierExpectations.courierAvailable();
-        cluster = MiniCourierCluster.start("courier-corrupt", 3,
-                NodeShuffleService.COURIER.isAvailable() ? NodeShuffleService.COURIER : NodeShuffleService.STOCK, Path.of("target", "courier-corrupt-work"));
+        cluster = MiniCourierCluster.start("courier-corrupt", 3, NodeShuffleService.COURIER,
+                Path.of("target", "courier-corrupt-work"));
         LOG.info("TIMING cluster start {} ms", cluster.startMillis());
         jobs = new ExampleJobs(cluster);
         fs = cluster.fileSystem();
@@ -62,7 +60,7 @@ class CorruptMapOutputTest {
         assertTrue(clean.succeeded(), clean::toString);
         OutputDigest expected = OutputDigest.of(fs, cleanOut);
 
-        JobConf conf = cluster.jobConf(courier);
+        JobConf conf = cluster.jobConf(true);
         // Reducers start only when every map has finished, so the corrupter wins the race to the first output.
         conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
         org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path("/corrupt/out");

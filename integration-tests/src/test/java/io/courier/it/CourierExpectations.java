@@ -21,24 +21,6 @@ final class CourierExpectations {
         this.logs = new ShuffleLogs(cluster);
     }
 
-    /** True when both Courier halves (NodeManager handler and reduce-side plugin) are on the class path. */
-    static boolean courierAvailable() {
-        if (!NodeShuffleService.COURIER.isAvailable()) {
-            return false;
-        }
-        try {
-            Class.forName(MiniCourierCluster.COURIER_CONSUMER, false, CourierExpectations.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException e) {
-            return false;
-        }
-    }
-
-    /** True if this cluster can run Courier jobs. */
-    boolean courierJobs() {
-        return cluster.service() == NodeShuffleService.COURIER && courierAvailable();
-    }
-
     /** One log line: the TCP connections {@code run} opened for its shuffle (HTTP, and between proxies). */
     String connections(JobRun run) throws IOException {
         return run.jobId() + " opened " + logs.httpFetchConnections(run) + " HTTP shuffle connections and "

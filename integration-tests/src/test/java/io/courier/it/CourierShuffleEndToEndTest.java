@@ -21,9 +21,6 @@ import org.slf4j.LoggerFactory;
  * run Courier's handler: each job runs once with Courier and once with the stock shuffle (a job that does not opt in, served
  * over HTTP by the same service), and the outputs must be byte-identical. Maps spread over the nodes, so map
  * output crosses nodes; the Courier counters must show that every shuffled byte went through the proxies.
- *
- * <p>Until the Courier classes are on the class path the cluster runs the stock ShuffleHandler and only the
- * stock half of each comparison and the harness checks run.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -40,10 +37,9 @@ class CourierShuffleEndToEndTest {
 
     @BeforeAll
     void startCluster() throws Exception {
-        // The Courier handler also serves the stock jobs (over HTTP), whether or not the reduce side is built.
-        NodeShuffleService service = NodeShuffleService.COURIER.isAvailable() ? NodeShuffleService.COURIER
-                : NodeShuffleService.STOCK;
-        cluster = MiniCourierCluster.start("courier-e2e", NODES, service, Path.of("target", "courier-e2e-work"));
+        // The Courier handler also serves the stock jobs (over HTTP): the "job that does not opt in" case.
+        cluster = MiniCourierCluster.start("courier-e2e", NODES, NodeShuffleService.COURIER,
+                Path.of("target", "courier-e2e-work"));
         LOG.info("TIMING cluster start {} ms", cluster.startMillis());
         jobs = new ExampleJobs(cluster);
         fs = cluster.fileSystem();
@@ -71,15 +67,13 @@ class CourierShuffleEndToEndTest {
         OutputDigest stockOut = OutputDigest.of(fs, new org.apache.hadoop.fs.Path("/e2e/wc-stock"));
         assertEquals(3, stockOut.parts().size(), stockOut::toString);
 
-        if (expect.courierJobs()) {
-            JobRun courier = jobs.wordCount(cluster.jobConf(true), 3, in,
-                    new org.apache.hadoop.fs.Path("/e2e/wc-courier"));
-            LOG.info("TIMING {}", courier);
-            expect.courierShuffle(courier);
-            expect.crossedNodes(courier);
-            assertEquals(stockOut, OutputDigest.of(fs, new org.apache.hadoop.fs.Path("/e2e/wc-courier")),
-                    "word count output with Courier differs from the stock shuffle's");
-        }
+        JobRun courier = jobs.wordCount(cluster.jobConf(true), 3, in,
+                new org.apache.hadoop.fs.Path("/e2e/wc-courier"));
+        LOG.info("TIMING {}", courier);
+        expect.courierShuffle(courier);
+        expect.crossedNodes(courier);
+        assertEquals(stockOut, OutputDigest.of(fs, new org.apache.hadoop.fs.Path("/e2e/wc-courier")),
+                "word count output with Courier differs from the stock shuffle's");
     }
 
     /**
@@ -101,20 +95,16 @@ class CourierShuffleEndToEndTest {
         assertEquals(reduces, stockOut.parts().size());
         assertEquals(ROWS * 100, stockOut.bytes(), "TeraSort output must hold every input row");
 
-        org.apache.hadoop.fs.Path validated = stockOutDir;
-        if (expect.courierJobs()) {
-            org.apache.hadoop.fs.Path courierOutDir = new org.apache.hadoop.fs.Path("/e2e/ts-courier");
-            JobRun courier = jobs.teraSort(cluster.jobConf(true), reduces, teraIn, courierOutDir);
-            LOG.info("TIMING {}", courier);
-            expect.courierShuffle(courier);
-            expect.crossedNodes(courier);
-            LOG.info("CONNECTIONS Courier {}", expect.connections(courier));
-            assertEquals(stock.shuffleBytes(), courier.shuffleBytes(), "both shuffles move the same map output");
-            assertEquals(stockOut, OutputDigest.of(fs, courierOutDir),
-                    "TeraSort output with Courier differs from the stock shuffle's");
-            validated = courierOutDir;
-        }
-        validate(validated, validated.getName());
+        org.apache.hadoop.fs.Path courierOutDir = new org.apache.hadoop.fs.Path("/e2e/ts-courier");
+        JobRun courier = jobs.teraSort(cluster.jobConf(true), reduces, teraIn, courierOutDir);
+        LOG.info("TIMING {}", courier);
+        expect.courierShuffle(courier);
+        expect.crossedNodes(courier);
+        LOG.info("CONNECTIONS Courier {}", expect.connections(courier));
+        assertEquals(stock.shuffleBytes(), courier.shuffleBytes(), "both shuffles move the same map output");
+        assertEquals(stockOut, OutputDigest.of(fs, courierOutDir),
+                "TeraSort output with Courier differs from the stock shuffle's");
+        validate(courierOutDir, courierOutDir.getName());
     }
 
     private ExampleJobs.TeraReport validate(org.apache.hadoop.fs.Path sorted, String tag) throws Exception {
