@@ -1,7 +1,5 @@
 package io.courier.shuffle.proxy.protocol;
 
-import java.util.Arrays;
-
 /**
  * A task asks its local proxy to fetch a segment from the proxy {@code source} ({@code host:port}) and relay
  * it on stream {@code streamId} of the task connection. The other fields are those of {@link FetchFrame}; the
@@ -9,23 +7,13 @@ import java.util.Arrays;
  * no secret: the source proxy verifies the MAC, the task verifies the reply MAC).
  */
 public final class RelayFetchFrame implements Frame {
-    private final int streamId;
     private final String source;
-    private final String job;
-    private final String mapAttempt;
-    private final int partition;
-    private final int initialCredit;
-    private final byte[] mac;
+    private final FetchFrame fetch;
 
     public RelayFetchFrame(int streamId, String source, String job, String mapAttempt, int partition,
             int initialCredit, byte[] mac) {
-        this.streamId = Checks.streamId(streamId);
         this.source = Checks.identifier("source proxy", source);
-        this.job = Checks.identifier("job", job);
-        this.mapAttempt = Checks.identifier("map attempt", mapAttempt);
-        this.partition = partition;
-        this.initialCredit = (int) Checks.nonNegative("initial credit", initialCredit);
-        this.mac = Checks.mac(mac);
+        this.fetch = new FetchFrame(streamId, job, mapAttempt, partition, initialCredit, mac);
     }
 
     @Override
@@ -35,7 +23,7 @@ public final class RelayFetchFrame implements Frame {
 
     @Override
     public int streamId() {
-        return streamId;
+        return fetch.streamId();
     }
 
     /** The proxy holding the map output, {@code host:port}. */
@@ -43,45 +31,45 @@ public final class RelayFetchFrame implements Frame {
         return source;
     }
 
+    /** The request as the source proxy will see it, on the task connection's stream id. */
+    public FetchFrame fetch() {
+        return fetch;
+    }
+
     public String job() {
-        return job;
+        return fetch.job();
     }
 
     public String mapAttempt() {
-        return mapAttempt;
+        return fetch.mapAttempt();
     }
 
     public int partition() {
-        return partition;
+        return fetch.partition();
     }
 
     public int initialCredit() {
-        return initialCredit;
+        return fetch.initialCredit();
     }
 
     public byte[] mac() {
-        return mac.clone();
+        return fetch.mac();
     }
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof RelayFetchFrame)) {
-            return false;
-        }
-        RelayFetchFrame f = (RelayFetchFrame) o;
-        return f.streamId == streamId && f.source.equals(source) && f.job.equals(job)
-                && f.mapAttempt.equals(mapAttempt) && f.partition == partition && f.initialCredit == initialCredit
-                && Arrays.equals(f.mac, mac);
+        return o instanceof RelayFetchFrame && ((RelayFetchFrame) o).source.equals(source)
+                && ((RelayFetchFrame) o).fetch.equals(fetch);
     }
 
     @Override
     public int hashCode() {
-        return streamId * 31 + mapAttempt.hashCode();
+        return fetch.hashCode();
     }
 
     @Override
     public String toString() {
-        return "RELAY_FETCH(stream=" + streamId + ", from " + source + ", " + job + ", " + mapAttempt + ", reduce="
-                + partition + ", credit=" + initialCredit + ")";
+        return "RELAY_FETCH(stream=" + streamId() + ", from " + source + ", " + job() + ", " + mapAttempt()
+                + ", reduce=" + partition() + ", credit=" + initialCredit() + ")";
     }
 }
