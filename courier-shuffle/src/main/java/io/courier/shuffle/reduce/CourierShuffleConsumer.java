@@ -171,6 +171,11 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     }
 
     private void startThreads() throws IOException, InterruptedException {
+        // Map events first: the poller's RPCs then overlap the connection to the local proxy, whose cold start
+        // (Netty in a fresh task JVM) takes most of a second (docs/benchmarks.md, TeraSort on the mini cluster).
+        poller = new MapCompletionPoller(reduceId, context.getUmbilical(), scheduler, this,
+                jobConf.getNumReduceTasks());
+        poller.start();
         HostCopier<K, V> viaProxy = null;
         int count;
         if (localProxy != null) {
@@ -182,9 +187,6 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         } else {
             count = jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, 5);
         }
-        poller = new MapCompletionPoller(reduceId, context.getUmbilical(), scheduler, this,
-                jobConf.getNumReduceTasks());
-        poller.start();
         workers = new FetchWorkers<>(Math.max(1, count), reduceId.toString(), scheduler, merger, routes, viaProxy,
                 () -> createHttpFallback(scheduler, merger, metrics), this, metrics);
         workers.start();
