@@ -11,6 +11,8 @@ out="${1:-docs/images/coordinator-status.png}"
 browser="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$browser" ]; then
   echo "installing chromium (apt-get)..." >&2
+  # A fresh machine's package lists may be empty or stale: install finds nothing without an update first.
+  apt-get update -q >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >&2
   browser="$(command -v chromium)"
 fi
