@@ -215,9 +215,16 @@ final class PeerConnection {
         if (n <= 0 || closed || !s.open || streams.get(s.id) != s) {
             return;
         }
+        writeCredit(s, n);
+    }
+
+    /**
+     * Sends {@code n} bytes of credit for {@code s} (event loop). Credits of many streams granted in one
+     * event-loop turn (one socket read's frames, readers' hand-offs, a relay's task credits) leave in one write:
+     * a system call and a wake-up of the sender per turn, not per grant.
+     */
+    private void writeCredit(ClientStream s, long n) {
         s.granted += n;
-        // Credits of many streams granted in one event-loop turn (one socket read's frames, or readers'
-        // hand-offs) leave in one write: a system call and a wake-up of the sender per turn, not per grant.
         channel.write(new CreditFrame(s.id, (int) n), channel.voidPromise());
         if (!creditFlushScheduled) {
             creditFlushScheduled = true;
@@ -240,13 +247,16 @@ final class PeerConnection {
         if (n <= 0) {
             return;
         }
-        loop.execute(() -> {
-            if (closed || !s.open || streams.get(s.id) != s) {
-                return;
+        Runnable grant = () -> {
+            if (!closed && s.open && streams.get(s.id) == s) {
+                writeCredit(s, n);
             }
-            s.granted += n;
-            channel.writeAndFlush(new CreditFrame(s.id, n));
-        });
+        };
+        if (loop.inEventLoop()) {
+            grant.run();
+        } else {
+            loop.execute(grant);
+        }
     }
 
     /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
