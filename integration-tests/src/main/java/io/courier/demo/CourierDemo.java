@@ -40,7 +40,7 @@ public final class CourierDemo implements Callable<Integer> {
     @Option(names = "--work-dir", description = "Directory for the cluster's data and logs (default: ${DEFAULT-VALUE}).")
     Path workDir = Path.of("target", "courier-demo");
 
-    @Option(names = "--stock-only", description = "Run only the stock shuffle (when Courier is not built).")
+    @Option(names = "--stock-only", description = "Run only the stock shuffle.")
     boolean stockOnly;
 
     private final PrintStream out;

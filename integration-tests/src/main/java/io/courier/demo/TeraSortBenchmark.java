@@ -50,7 +50,7 @@ public final class TeraSortBenchmark implements Callable<Integer> {
     @Option(names = "--out", description = "Directory for results.json (default: ${DEFAULT-VALUE}).")
     Path outDir = Path.of("target", "terasort-bench");
 
-    @Option(names = "--stock-only", description = "Benchmark the stock shuffle against itself (no Courier build).")
+    @Option(names = "--stock-only", description = "Benchmark the stock shuffle against itself.")
     boolean stockOnly;
 
     private final PrintStream out;
