@@ -1,7 +1,7 @@
 package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.client.SegmentHeader;
-import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.relay.RelayStream;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,8 +24,8 @@ public interface IncomingSegment extends Closeable {
     @Override
     void close();
 
-    /** The proxy client's stream as an {@code IncomingSegment}. */
-    static IncomingSegment of(final SegmentStream stream) {
+    /** The relay client's stream as an {@code IncomingSegment}. */
+    static IncomingSegment of(final RelayStream stream) {
         return new IncomingSegment() {
             @Override
             public SegmentHeader awaitHeader(long timeout, TimeUnit unit) throws IOException, InterruptedException {

@@ -20,19 +20,27 @@ public final class ReduceConfig {
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
     public static final long DEFAULT_LOCAL_PROXY_RETRY_INTERVAL = 1000;
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
+    /**
+     * Hadoop's own read timeout of a shuffle connection: Courier applies it to each segment's data, so a source
+     * that stalls mid-segment fails that fetch exactly when Hadoop's Fetcher would.
+     */
+    public static final String READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
+    public static final long DEFAULT_READ_TIMEOUT = 180_000;
 
     private final int hostsParallel;
     private final int localProxyRetries;
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
+    private final long readTimeoutMillis;
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
-            long headerTimeoutMillis) {
+            long headerTimeoutMillis, long readTimeoutMillis) {
         this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
         this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
         this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
                 600_000);
         this.headerTimeoutMillis = check(HEADER_TIMEOUT, headerTimeoutMillis, 1, 24L * 3600 * 1000);
+        this.readTimeoutMillis = check(READ_TIMEOUT, readTimeoutMillis, 1, 24L * 3600 * 1000);
     }
 
     /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
@@ -40,12 +48,13 @@ public final class ReduceConfig {
         return new ReduceConfig((int) longValue(conf, HOSTS_PARALLEL, DEFAULT_HOSTS_PARALLEL),
                 (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
-                longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT));
+                longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
+                longValue(conf, READ_TIMEOUT, DEFAULT_READ_TIMEOUT));
     }
 
     public static ReduceConfig defaults() {
         return new ReduceConfig(DEFAULT_HOSTS_PARALLEL, DEFAULT_LOCAL_PROXY_RETRIES,
-                DEFAULT_LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_HEADER_TIMEOUT);
+                DEFAULT_LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_HEADER_TIMEOUT, DEFAULT_READ_TIMEOUT);
     }
 
     public int hostsParallel() {
@@ -62,6 +71,11 @@ public final class ReduceConfig {
 
     public long headerTimeoutMillis() {
         return headerTimeoutMillis;
+    }
+
+    /** How long a reader waits for more bytes of a segment before that fetch fails. */
+    public long readTimeoutMillis() {
+        return readTimeoutMillis;
     }
 
     private static long longValue(Configuration conf, String key, long dflt) {
@@ -87,6 +101,6 @@ public final class ReduceConfig {
     public String toString() {
         return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
                 + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
-                + headerTimeoutMillis;
+                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis;
     }
 }

@@ -16,6 +16,9 @@ class ReduceConfigTest {
         assertEquals(3, d.localProxyRetries());
         assertEquals(1000, d.localProxyRetryIntervalMillis());
         assertEquals(180_000, d.headerTimeoutMillis());
+        assertEquals(180_000, d.readTimeoutMillis());
+        conf.set(ReduceConfig.READ_TIMEOUT, "30000");
+        assertEquals(30_000, ReduceConfig.from(conf).readTimeoutMillis(), "Hadoop's shuffle read timeout is used");
         conf.set(ReduceConfig.HOSTS_PARALLEL, " 40 ");
         conf.set(ReduceConfig.LOCAL_PROXY_RETRIES, "0");
         assertEquals(40, ReduceConfig.from(conf).hostsParallel());

@@ -7,7 +7,6 @@ import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.Frame;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.ProtocolException;
-import io.courier.shuffle.proxy.protocol.RouteFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.courier.shuffle.proxy.server.ProtocolErrors;
 import io.netty.channel.ChannelFutureListener;
@@ -54,9 +53,6 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
                 break;
             case CONNECTIONS:
                 connection.onConnections((ConnectionsFrame) f);
-                break;
-            case ROUTE:
-                connection.onRoute((RouteFrame) f);
                 break;
             default:
                 ReferenceCountUtil.release(msg);

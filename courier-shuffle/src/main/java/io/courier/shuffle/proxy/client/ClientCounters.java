@@ -1,11 +1,7 @@
 package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.PeerConnectionCounts;
-import java.util.Collections;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Counters of the fetching side of one proxy (thread-safe). */
@@ -15,7 +11,6 @@ public final class ClientCounters {
     final AtomicLong bytesReceived = new AtomicLong();
     final AtomicLong streamsFailed = new AtomicLong();
     final AtomicLong segmentsCompleted = new AtomicLong();
-    private final Set<String> servingConnections = ConcurrentHashMap.newKeySet();
     final AtomicLong blocksReceived = new AtomicLong();
 
     void connectionOpened(String peer) {
@@ -48,14 +43,5 @@ public final class ClientCounters {
     /** Streams that ended with exactly the bytes their header announced. */
     public long segmentsCompleted() {
         return segmentsCompleted.get();
-    }
-
-    void servedBy(String connection) {
-        servingConnections.add(connection);
-    }
-
-    /** Distinct proxy-to-proxy connections named by ROUTE frames (streams fetched through a relay). */
-    public Set<String> servingConnections() {
-        return Collections.unmodifiableSet(new TreeSet<>(servingConnections));
     }
 }

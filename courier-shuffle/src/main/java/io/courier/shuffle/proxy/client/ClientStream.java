@@ -19,8 +19,6 @@ abstract class ClientStream {
     /** Null for a relayed upstream stream: the relaying proxy holds no secret, its task verifies the reply. */
     byte[] secret;
     byte[] requestMac;
-    /** The source proxy when this stream is fetched through a relay (a task's stream); null for a direct fetch. */
-    String relaySource;
     /** Credit to grant in the FETCH; 0 means the connection's window. */
     int initialCredit;
     /** Bytes of the connection and node budgets this stream holds while admitted. */
@@ -34,7 +32,6 @@ abstract class ClientStream {
     boolean released;
     final AtomicLong unacked = new AtomicLong();
     private volatile PeerConnection connection;
-    private volatile String servedBy;
 
     ClientStream(String peer, String job, String mapAttempt, int partition) {
         this.peer = peer;
@@ -57,18 +54,6 @@ abstract class ClientStream {
 
     public int partition() {
         return partition;
-    }
-
-    /**
-     * For a stream fetched through a relaying proxy: the identifier of the proxy-to-proxy connection that served
-     * it (its ROUTE frame), or null before the header or for a direct fetch.
-     */
-    public String servedBy() {
-        return servedBy;
-    }
-
-    final void servedBy(String connection) {
-        this.servedBy = connection;
     }
 
     final void attach(PeerConnection c) {

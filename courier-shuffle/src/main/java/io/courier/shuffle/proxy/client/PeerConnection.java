@@ -9,8 +9,6 @@ import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.FetchFrame;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
-import io.courier.shuffle.proxy.protocol.RelayFetchFrame;
-import io.courier.shuffle.proxy.protocol.RouteFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
@@ -41,7 +39,6 @@ final class PeerConnection {
     private final ClientCounters counters;
     private final Runnable onClosed;
     private final IntConsumer onConnectionsHint;
-    private final HandshakeFrame.Role role;
     private final String connectionId;
     private final Map<Integer, ClientStream> streams = new HashMap<>();
     private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
@@ -58,19 +55,13 @@ final class PeerConnection {
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
             ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
         this(self, peer, loop, window, connectionBudget, nodeBudget, counters, onClosed, onConnectionsHint,
-                HandshakeFrame.Role.PEER, self + "->" + peer);
+                self + "->" + peer);
     }
 
-    /**
-     * @param role {@link HandshakeFrame.Role#TASK} for a task's connection to its local proxy (streams with a
-     *     relay source are opened with RELAY_FETCH)
-     * @param connectionId names this connection in ROUTE frames a relaying proxy sends its tasks
-     */
+    /** @param connectionId names this connection in ROUTE frames a relaying proxy sends its tasks */
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
-            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint, HandshakeFrame.Role role,
-            String connectionId) {
+            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint, String connectionId) {
         this.self = self;
-        this.role = role;
         this.connectionId = connectionId;
         this.peer = peer;
         this.loop = loop;
@@ -128,7 +119,7 @@ final class PeerConnection {
     void active(Channel ch) {
         this.channel = ch;
         counters.connectionOpened(peer);
-        ch.writeAndFlush(new HandshakeFrame(self, role));
+        ch.writeAndFlush(new HandshakeFrame(self));
         admit();
     }
 
@@ -185,10 +176,7 @@ final class PeerConnection {
             s.granted = credit;
             s.open = true;
             streams.put(s.id, s);
-            channel.write(s.relaySource == null
-                    ? new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), credit, s.requestMac)
-                    : new RelayFetchFrame(s.id, s.relaySource, s.job(), s.mapAttempt(), s.partition(), credit,
-                            s.requestMac));
+            channel.write(new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), credit, s.requestMac));
             wrote = true;
         }
         if (waiting.isEmpty()) {
@@ -313,9 +301,6 @@ final class PeerConnection {
         }
         s.replyMac = h.replyMac();
         s.expectedLength = h.compressedLength();
-        if (s.relaySource != null && s.servedBy() != null) {
-            counters.servedBy(s.servedBy());
-        }
         s.onHeader(new SegmentHeader(h.mapAttempt(), h.partition(), h.compressedLength(), h.rawLength()));
     }
 
@@ -355,16 +340,6 @@ final class PeerConnection {
             counters.segmentsCompleted.incrementAndGet();
         }
         s.onEnd();
-    }
-
-    /** A relaying proxy names the connection serving a task's stream (precedes its SEGMENT_HEADER). */
-    void onRoute(RouteFrame r) {
-        ClientStream s = streams.get(r.streamId());
-        if (s == null) {
-            rejected(r.streamId());
-            return;
-        }
-        s.servedBy(r.connection());
     }
 
     void onError(ErrorFrame e) {

@@ -2,7 +2,6 @@ package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
-import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.netty.bootstrap.Bootstrap;
@@ -133,8 +132,7 @@ public final class ProxyClient {
         PeerConnection[] holder = new PeerConnection[1];
         connectionsOpened++;
         PeerConnection conn = new PeerConnection(self, peer, loop, window, connectionBudget, nodeBudget, counters,
-                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), HandshakeFrame.Role.PEER,
-                self + "->" + peer + "#" + connectionsOpened);
+                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), self + "->" + peer + "#" + connectionsOpened);
         holder[0] = conn;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)

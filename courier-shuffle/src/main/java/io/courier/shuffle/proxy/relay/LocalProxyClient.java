@@ -1,88 +1,82 @@
 package io.courier.shuffle.proxy.relay;
 
 import io.courier.shuffle.proxy.NodeAddress;
-import io.courier.shuffle.proxy.client.ClientCounters;
-import io.courier.shuffle.proxy.client.SegmentStream;
-import io.courier.shuffle.proxy.client.TaskConnection;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.courier.shuffle.proxy.client.FetchException;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.net.ConnectException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A reduce task's handle on its node's Courier proxy: every fetch goes over ONE loopback connection to that
  * proxy, which relays it over the node's merged proxy-to-proxy connections (docs/protocol.md, "Relay").
- * Streams are ordinary {@link SegmentStream}s with end-to-end credit: a stream that is not read stops at its
- * source after one window. Owns one daemon Netty event loop thread and one connection, both stopped by
- * {@link #close()}. Thread-safe: any number of fetcher threads may call {@link #fetch} concurrently. If the
- * connection to the local proxy is lost, its open streams fail with a retryable {@code PEER_LOST} naming the
- * local proxy, and the next fetch reconnects.
+ * Streams are {@link RelayStream}s with end-to-end credit: a stream that is not read stops at its source after
+ * one window. The connection runs on blocking JDK sockets, not Netty, so that a cold task JVM is fetching
+ * within milliseconds (see {@link TaskSocketConnection}). Owns that connection and its reader thread, both
+ * stopped by {@link #close()}. Thread-safe: any number of fetcher threads may call {@link #fetch}
+ * concurrently. If the connection to the local proxy is lost, its open streams fail with a retryable
+ * {@code PEER_LOST} naming the local proxy, and the next fetch reconnects.
  */
 public final class LocalProxyClient implements Closeable {
     private final String localProxy;
     private final RelayClientConfig config;
     private final String self;
-    private final EventLoopGroup loop;
-    private final ClientCounters counters = new ClientCounters();
-    private TaskConnection connection;
+    private final RelayTally tally = new RelayTally();
+    private TaskSocketConnection connection;
     private boolean closed;
 
-    private LocalProxyClient(String localProxy, RelayClientConfig config) {
+    private LocalProxyClient(String localProxy, RelayClientConfig config, String self) {
         this.localProxy = localProxy;
         this.config = config;
-        this.self = "task-" + ManagementFactory.getRuntimeMXBean().getName();
-        this.loop = new NioEventLoopGroup(1, new DefaultThreadFactory("courier-relay-client", true));
+        this.self = self;
+    }
+
+    /** {@link #connect(String, int, RelayClientConfig, String)} with a generated task name. */
+    public static LocalProxyClient connect(String host, int port, RelayClientConfig cfg) throws IOException {
+        // Not the JVM's pid@host: asking the runtime MXBean for it starts JMX, 150-300 ms in a cold JVM.
+        return connect(host, port, cfg, "task-" + Long.toHexString(System.nanoTime()));
     }
 
     /**
-     * Connects to the proxy at {@code host:port} (the task's own node). Fails with an IOException naming the
-     * proxy if it cannot be reached within the connect timeout.
+     * Connects to the proxy at {@code host:port} (the task's own node) as {@code taskName} (the reduce attempt,
+     * which the proxy names in its logs). Fails with an IOException naming the proxy if it cannot be reached
+     * within the connect timeout.
      */
-    public static LocalProxyClient connect(String host, int port, RelayClientConfig cfg) throws IOException {
+    public static LocalProxyClient connect(String host, int port, RelayClientConfig cfg, String taskName)
+            throws IOException {
         if (cfg == null) {
             throw new IllegalArgumentException("relay client config is required");
         }
-        String id = new NodeAddress(host, port).id();
-        LocalProxyClient c = new LocalProxyClient(id, cfg);
-        try {
-            ChannelFuture f = c.current().connectFuture();
-            if (!f.awaitUninterruptibly(cfg.connectTimeoutMillis() + 1000L, TimeUnit.MILLISECONDS) || !f.isSuccess()) {
-                ConnectException e = new ConnectException("cannot connect to the local Courier proxy " + id + ": "
-                        + (f.cause() == null ? "timed out" : f.cause().toString()));
-                if (f.cause() != null) {
-                    e.initCause(f.cause());
-                }
-                throw e;
-            }
-            return c;
-        } catch (IOException | RuntimeException e) {
-            c.close();
-            throw e;
-        }
+        LocalProxyClient c = new LocalProxyClient(new NodeAddress(host, port).id(), cfg, taskName);
+        c.connection = TaskSocketConnection.open(c.self, c.localProxy, cfg, c.tally);
+        return c;
     }
 
     /**
      * Fetches reduce {@code partition} of {@code mapAttempt}'s output of {@code job} from the proxy
      * {@code sourceProxy} ({@code host:proxyPort} of the node holding it; may be this node's own proxy) through
-     * the local proxy. The request and reply are authenticated with {@code jobSecret} end to end.
+     * the local proxy. The request and reply are authenticated with {@code jobSecret} end to end. If the local
+     * proxy cannot be reached, the stream fails with a connection failure.
      *
      * @throws IllegalStateException if this client is closed
      */
-    public SegmentStream fetch(String sourceProxy, String job, String mapAttempt, int partition, byte[] jobSecret) {
+    public RelayStream fetch(String sourceProxy, String job, String mapAttempt, int partition, byte[] jobSecret) {
         NodeAddress.parse(sourceProxy);
-        return current().fetch(sourceProxy, job, mapAttempt, partition, jobSecret);
+        TaskSocketConnection c;
+        try {
+            c = current();
+        } catch (IOException e) {
+            RelayStream failed = new RelayStream(null, tally, sourceProxy, job, mapAttempt, partition, jobSecret,
+                    null, config.streamWindow(), config.readTimeoutMillis());
+            failed.fail(FetchException.ofConnection(ErrorCode.PEER_LOST, e.getMessage()));
+            return failed;
+        }
+        return c.fetch(sourceProxy, job, mapAttempt, partition, jobSecret);
     }
 
     /** What this client fetched so far. */
     public RelayCounters counters() {
-        return new RelayCounters(counters.bytesReceived(), counters.segmentsCompleted(), counters.streamsFailed(),
-                counters.servingConnections());
+        return tally.snapshot();
     }
 
     /** The local proxy, {@code host:port}. */
@@ -95,21 +89,20 @@ public final class LocalProxyClient implements Closeable {
     }
 
     /** The open connection, or a new one if the last was lost. */
-    private synchronized TaskConnection current() {
+    private synchronized TaskSocketConnection current() throws IOException {
         if (closed) {
             throw new IllegalStateException("relay client for " + localProxy + " is closed");
         }
         if (connection == null || connection.isLost()) {
-            connection = TaskConnection.open(self, localProxy, loop.next(), config.streamWindow(),
-                    config.maxInFlight(), config.connectTimeoutMillis(), counters, () -> { });
+            connection = TaskSocketConnection.open(self, localProxy, config, tally);
         }
         return connection;
     }
 
-    /** Closes the connection (open streams fail) and stops the event loop thread. Idempotent. */
+    /** Closes the connection (open streams fail) and stops its reader thread. Idempotent. */
     @Override
     public void close() {
-        TaskConnection c;
+        TaskSocketConnection c;
         synchronized (this) {
             if (closed) {
                 return;
@@ -121,6 +114,5 @@ public final class LocalProxyClient implements Closeable {
         if (c != null) {
             c.close();
         }
-        loop.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly();
     }
 }

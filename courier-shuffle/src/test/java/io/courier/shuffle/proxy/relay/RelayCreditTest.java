@@ -3,7 +3,6 @@ package io.courier.shuffle.proxy.relay;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentHeader;
-import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
 import org.junit.jupiter.api.Test;
@@ -55,7 +54,7 @@ class RelayCreditTest {
             NodeAddress a = NodeAddress.parse(c.id(0));
             try (LocalProxyClient task = LocalProxyClient.connect(a.host(), a.port(),
                     RelayClientConfig.defaults().withStreamWindow(TASK_WINDOW))) {
-                SegmentStream stuck = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
+                RelayStream stuck = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
                 SegmentHeader h = stuck.awaitHeader(10, TimeUnit.SECONDS);
                 assertTrue(h.compressedLength() > 20L * TASK_WINDOW, "the stuck segment spans many windows: " + h);
                 waitUntil(() -> stuck.received() == TASK_WINDOW);
@@ -64,7 +63,7 @@ class RelayCreditTest {
                 try {
                     List<Future<byte[]>> others = new ArrayList<>();
                     for (int m = 1; m <= 20; m++) {
-                        SegmentStream s = task.fetch(c.id(1), JOB, map(m), 0, SECRET);
+                        RelayStream s = task.fetch(c.id(1), JOB, map(m), 0, SECRET);
                         others.add(readers.submit(() -> ProxyCluster.readAll(s)));
                     }
                     for (int m = 1; m <= 20; m++) {

@@ -4,7 +4,6 @@ import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.FetchException;
-import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
@@ -58,7 +57,7 @@ class RelayFailureTest {
         String nowhere = "127.0.0.1:" + freePort();
         try (ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
             c.secrets().put(JOB, SECRET);
-            SegmentStream s = task.fetch(nowhere, JOB, map(0), 0, SECRET);
+            RelayStream s = task.fetch(nowhere, JOB, map(0), 0, SECRET);
             // Refused at once on loopback: well before the header timeout, which would be PEER_LOST.
             FetchException e = assertThrows(FetchException.class, () -> s.awaitHeader(5, TimeUnit.SECONDS));
             assertEquals(ErrorCode.PEER_UNREACHABLE, e.code(), e.getMessage());
@@ -79,7 +78,7 @@ class RelayFailureTest {
         try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
             c.secrets().put(JOB, SECRET);
             c.outputs(1).write(JOB, map(0), 1, 200, 1000, 1);
-            SegmentStream s = task.fetch(c.id(1), JOB, map(0), 0, "not-the-secret".getBytes(StandardCharsets.UTF_8));
+            RelayStream s = task.fetch(c.id(1), JOB, map(0), 0, "not-the-secret".getBytes(StandardCharsets.UTF_8));
             FetchException e = assertThrows(FetchException.class, () -> s.awaitHeader(10, TimeUnit.SECONDS));
             assertEquals(ErrorCode.AUTHENTICATION_FAILED, e.code(), e.getMessage());
             assertFalse(e.retryable());
@@ -96,24 +95,24 @@ class RelayFailureTest {
         try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
             c.secrets().put(JOB, SECRET);
             List<MapOutputFiles> files = new ArrayList<>();
-            List<SegmentStream> open = new ArrayList<>();
+            List<RelayStream> open = new ArrayList<>();
             for (int m = 0; m < 4; m++) {
                 files.add(c.outputs(1).write(JOB, map(m), 1, 300, 1000, m));
                 open.add(task.fetch(c.id(1), JOB, map(m), 0, SECRET));
             }
-            for (SegmentStream s : open) {
+            for (RelayStream s : open) {
                 waitUntil(() -> s.received() == TASK_WINDOW); // mid-stream, waiting for the task to read
             }
             NodeAddress local = NodeAddress.parse(c.id(0));
             c.proxy(0).close();
-            for (SegmentStream s : open) {
+            for (RelayStream s : open) {
                 FetchException e = assertThrows(FetchException.class, () -> ProxyCluster.readAll(s));
                 assertEquals(ErrorCode.PEER_LOST, e.code(), e.getMessage());
                 assertTrue(e.retryable());
                 assertTrue(e.getMessage().contains("local proxy " + c.id(0)), e.getMessage());
             }
             // While the proxy is down a fetch fails retryably too (the reconnect is refused).
-            SegmentStream down = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
+            RelayStream down = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
             FetchException e = assertThrows(FetchException.class, () -> down.awaitHeader(10, TimeUnit.SECONDS));
             assertEquals(ErrorCode.PEER_LOST, e.code(), e.getMessage());
             // The node's proxy restarts on the same port: the next fetches reconnect and succeed.
@@ -143,7 +142,7 @@ class RelayFailureTest {
         try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
             c.secrets().put(JOB, SECRET);
             MapOutputFiles f = c.outputs(1).write(JOB, map(0), 1, 1000, 1000, 1);
-            SegmentStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
+            RelayStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
             waitUntil(() -> s.received() == TASK_WINDOW);
             s.close();
             RelayStats relay = c.proxy(0).relayStats();
@@ -163,7 +162,7 @@ class RelayFailureTest {
             c.secrets().put(JOB, SECRET);
             c.outputs(1).write(JOB, map(0), 1, 1000, 1000, 1);
             LocalProxyClient task = taskOn(c, 0);
-            SegmentStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
+            RelayStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
             waitUntil(() -> s.received() == TASK_WINDOW);
             task.close();
             FetchException e = assertThrows(FetchException.class, () -> ProxyCluster.readAll(s));

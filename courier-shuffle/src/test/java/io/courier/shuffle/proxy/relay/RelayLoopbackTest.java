@@ -2,7 +2,6 @@ package io.courier.shuffle.proxy.relay;
 
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
-import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
 import org.junit.jupiter.api.Test;
@@ -84,7 +83,7 @@ class RelayLoopbackTest {
                             final int job = j;
                             final int reduce = r;
                             done.add(fetchers.submit(() -> {
-                                List<SegmentStream> streams = new ArrayList<>();
+                                List<RelayStream> streams = new ArrayList<>();
                                 List<byte[]> expected = new ArrayList<>();
                                 for (int n = 0; n < NODES; n++) {
                                     for (int m = 0; m < MAPS_PER_NODE; m++) {

@@ -5,6 +5,7 @@ import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.auth.InMemorySecrets;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.relay.RelayStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -58,10 +59,18 @@ public final class ProxyCluster implements AutoCloseable {
 
     /** Reads a whole segment as a reducer would, with a header timeout. */
     public static byte[] readAll(SegmentStream s) throws IOException, InterruptedException {
-        SegmentHeader h = s.awaitHeader(30, TimeUnit.SECONDS);
+        return readAll(s.awaitHeader(30, TimeUnit.SECONDS), s.data());
+    }
+
+    /** Reads a whole relayed segment as a reducer would, with a header timeout. */
+    public static byte[] readAll(RelayStream s) throws IOException, InterruptedException {
+        return readAll(s.awaitHeader(30, TimeUnit.SECONDS), s.data());
+    }
+
+    private static byte[] readAll(SegmentHeader h, InputStream data) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream((int) h.compressedLength());
         byte[] buf = new byte[16 * 1024];
-        try (InputStream in = s.data()) {
+        try (InputStream in = data) {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 out.write(buf, 0, n);

@@ -1,0 +1,132 @@
+package io.courier.shuffle.proxy.protocol;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.DecoderException;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The task's blocking reader against the proxies' Netty codec: it reads exactly what {@link FrameEncoder} writes,
+ * and rejects every malformed input with the same error code as {@link FrameDecoder}.
+ */
+class BlockingFrameReaderTest {
+    private static final byte[] MAC = new byte[32];
+
+    private static List<Frame> readAll(byte[] bytes) throws IOException, ProtocolException {
+        BlockingFrameReader r = new BlockingFrameReader(new ByteArrayInputStream(bytes));
+        List<Frame> out = new ArrayList<>();
+        Frame f;
+        while ((f = r.read()) != null) {
+            out.add(f);
+        }
+        return out;
+    }
+
+    private static byte[] bytes(ByteBuf b) {
+        byte[] a = ByteBufUtil.getBytes(b);
+        b.release();
+        return a;
+    }
+
+    @Test
+    void readsEveryFrameTheNettyEncoderWrites() throws Exception {
+        List<Frame> control = Arrays.<Frame>asList(
+                new HandshakeFrame("node-a:4000"),
+                new HandshakeFrame("task-12@host", HandshakeFrame.Role.TASK),
+                new FetchFrame(7, "job_1_0001", "attempt_1_0001_m_000003_0", 5, 262144, MAC),
+                new RelayFetchFrame(8, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000004_0", 2, 1024, MAC),
+                new RouteFrame(8, "node-a:4000->node-b:4000#1"),
+                new SegmentHeaderFrame(7, "attempt_1_0001_m_000003_0", 5, 12345L, 23456L, MAC),
+                new CreditFrame(7, 65536),
+                new EndFrame(7),
+                new CancelFrame(7),
+                new ConnectionsFrame(3),
+                new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac \u00e9"));
+        byte[] payload = new byte[Wire.MAX_DATA];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 31);
+        }
+        List<Frame> all = new ArrayList<>(control);
+        all.add(new DataFrame(9, Unpooled.wrappedBuffer(payload)));
+        all.add(new DataFrame(9, Unpooled.EMPTY_BUFFER));
+        List<Frame> read = readAll(bytes(FrameCodecTest.encode(all.toArray(new Frame[0]))));
+        assertEquals(control, read.subList(0, control.size()));
+        ArrayDataFrame full = (ArrayDataFrame) read.get(control.size());
+        assertEquals(9, full.streamId());
+        assertArrayEquals(payload, full.payload());
+        assertEquals(0, ((ArrayDataFrame) read.get(control.size() + 1)).payload().length);
+        assertEquals(all.size(), read.size());
+    }
+
+    @Test
+    void theNettyDecoderReadsWhatFrameBodiesWrites() {
+        Frame f = new RelayFetchFrame(8, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000004_0", 2, 1024, MAC);
+        List<Object> decoded = FrameCodecTest.decode(Unpooled.wrappedBuffer(FrameBodies.encode(f)));
+        assertEquals(Arrays.<Object>asList(f), decoded);
+    }
+
+    @Test
+    void aCleanEndBetweenFramesIsNullAndAnEndInsideAFrameIsMalformed() throws Exception {
+        byte[] end = bytes(FrameCodecTest.encode(new EndFrame(1)));
+        BlockingFrameReader r = new BlockingFrameReader(new ByteArrayInputStream(end));
+        assertEquals(new EndFrame(1), r.read());
+        assertNull(r.read());
+        ProtocolException e = assertThrows(ProtocolException.class,
+                () -> readAll(Arrays.copyOf(end, end.length - 1)));
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+    }
+
+    @Test
+    void rejectsMalformedInputWithTheSameCodeAsTheNettyDecoder() throws Exception {
+        Map<String, ByteBuf> cases = new LinkedHashMap<>();
+        cases.put("too large", Unpooled.buffer().writeInt(Wire.MAX_FRAME_LENGTH + 1).writeByte(Wire.VERSION)
+                .writeByte(5));
+        cases.put("negative length", Unpooled.buffer().writeInt(-5).writeShort(0));
+        ByteBuf version = FrameCodecTest.encode(new EndFrame(1));
+        version.setByte(4, 9);
+        cases.put("wrong version", version);
+        ByteBuf type = FrameCodecTest.encode(new EndFrame(1));
+        type.setByte(5, 42);
+        cases.put("unknown type", type);
+        cases.put("short body", Unpooled.buffer().writeInt(2 + 4).writeByte(Wire.VERSION)
+                .writeByte(FrameType.CREDIT.code()).writeInt(1));
+        cases.put("trailing bytes", Unpooled.buffer().writeInt(2 + 8).writeByte(Wire.VERSION)
+                .writeByte(FrameType.END.code()).writeInt(1).writeInt(99));
+        cases.put("data without stream id", Unpooled.buffer().writeInt(2 + 2).writeByte(Wire.VERSION)
+                .writeByte(FrameType.DATA.code()).writeShort(1));
+        cases.put("data on stream 0", Unpooled.buffer().writeInt(2 + 4 + 3).writeByte(Wire.VERSION)
+                .writeByte(FrameType.DATA.code()).writeInt(0).writeMedium(7));
+        ByteBuf bigData = Unpooled.buffer().writeInt(2 + 4 + Wire.MAX_DATA + 1).writeByte(Wire.VERSION)
+                .writeByte(FrameType.DATA.code()).writeInt(1).writeZero(Wire.MAX_DATA + 1);
+        cases.put("data above 64 KiB", bigData);
+        cases.put("bad MAC length", Unpooled.buffer().writeInt(2 + 4 + 2 + 1 + 4 + 8 + 8 + 1)
+                .writeByte(Wire.VERSION).writeByte(FrameType.SEGMENT_HEADER.code()).writeInt(1).writeShort(1)
+                .writeByte('m').writeInt(0).writeLong(1).writeLong(1).writeByte(200));
+        for (Map.Entry<String, ByteBuf> c : cases.entrySet()) {
+            byte[] input = bytes(c.getValue());
+            ProtocolException blocking = assertThrows(ProtocolException.class, () -> readAll(input), c.getKey());
+            EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+            DecoderException netty = assertThrows(DecoderException.class,
+                    () -> dec.writeInbound(Unpooled.wrappedBuffer(input)), c.getKey());
+            dec.finishAndReleaseAll();
+            assertEquals(((ProtocolException) netty.getCause()).code(), blocking.code(), c.getKey());
+            assertTrue(blocking.getMessage().length() > 10, c.getKey() + ": " + blocking.getMessage());
+        }
+    }
+}
