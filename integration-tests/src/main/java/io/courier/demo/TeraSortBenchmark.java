@@ -148,12 +148,7 @@ public final class TeraSortBenchmark implements Callable<Integer> {
     }
 
     private static double median(double[] v) {
-        if (v.length == 0) {
-            return Double.NaN;
-        }
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return Medians.of(v);
     }
 
     private void printRatio(String name, double[] r) {

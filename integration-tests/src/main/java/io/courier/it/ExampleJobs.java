@@ -37,6 +37,11 @@ public final class ExampleJobs {
         this.history = new JobHistoryReader(cluster.fileSystem(), cluster.jobConf(false));
     }
 
+    /** The job history reader this runner uses. */
+    public JobHistoryReader history() {
+        return history;
+    }
+
     /** TeraGen: {@code rows} 100-byte rows written by {@code maps} maps (one file each) to {@code out}. */
     public JobRun teraGen(long rows, int maps, Path out) throws Exception {
         JobConf conf = cluster.jobConf(false);

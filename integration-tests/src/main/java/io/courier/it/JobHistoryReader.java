@@ -78,6 +78,32 @@ public final class JobHistoryReader {
         }
     }
 
+    /**
+     * Waits (at most {@code timeoutMillis}) for the history file of job {@code jobId}: for jobs that ran at the same
+     * time, where "the one new file" is ambiguous.
+     */
+    public JobRun awaitJob(String jobId, long wallMillis, long timeoutMillis) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (true) {
+            for (Path p : historyFiles()) {
+                // History file names start with the job id and a dash: job_..._0001-<submit time>-...jhist
+                if (p.getName().startsWith(jobId + "-")) {
+                    return parse(p, wallMillis);
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IOException("no job history file for " + jobId + " appeared in " + doneIntermediate
+                        + " within " + timeoutMillis + " ms");
+            }
+            try {
+                Thread.sleep(200); // polling a directory: there is nothing to wait on
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for the history of " + jobId);
+            }
+        }
+    }
+
     /** Convenience: the history file of the job that finished since {@code before} (60 s timeout). */
     public JobRun awaitNew(Set<String> before, String label, long wallMillis) throws IOException {
         return awaitNew(before, label, wallMillis, 60_000);

@@ -70,6 +70,15 @@ public final class MiniCourierCluster implements AutoCloseable {
      */
     public static MiniCourierCluster start(String name, int nodeManagers, NodeShuffleService service, Path workDir)
             throws IOException, InterruptedException {
+        return start(name, nodeManagers, service, workDir, java.util.Collections.<String, String>emptyMap());
+    }
+
+    /**
+     * As {@link #start(String, int, NodeShuffleService, Path)}, with {@code nodeSettings} (for example
+     * {@code courier.coordinator.address}) added to the configuration the NodeManagers and jobs see.
+     */
+    public static MiniCourierCluster start(String name, int nodeManagers, NodeShuffleService service, Path workDir,
+            Map<String, String> nodeSettings) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         Files.createDirectories(workDir);
         Configuration conf = new YarnConfiguration();
@@ -83,6 +92,9 @@ public final class MiniCourierCluster implements AutoCloseable {
             dfs.waitActive();
             conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
             configureYarn(conf, service);
+            for (Map.Entry<String, String> e : nodeSettings.entrySet()) {
+                conf.set(e.getKey(), e.getValue());
+            }
             yarn = new MiniYARNCluster(name, nodeManagers, 1, 1);
             yarn.init(conf);
             yarn.start();

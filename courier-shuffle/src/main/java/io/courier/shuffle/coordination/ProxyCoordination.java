@@ -47,13 +47,16 @@ public final class ProxyCoordination implements Closeable {
     private final StreamFallback fallback = new StreamFallback();
     private final DecisionTranslator translator;
     private final Set<String> registeredJobs = ConcurrentHashMap.newKeySet();
+    private final CoflowHint.Source hints;
     private volatile CoordinatorClient client;
     private volatile Mode mode = Mode.FALLBACK;
     /** Planning thread only: the plan last installed, by signature. */
     private String applied = "";
 
-    private ProxyCoordination(CoordinationConfig config, String self, SendScheduler scheduler) {
+    private ProxyCoordination(CoordinationConfig config, String self, SendScheduler scheduler,
+            CoflowHint.Source hints) {
         this.config = config;
+        this.hints = hints;
         this.self = self;
         this.scheduler = scheduler;
         this.translator = new DecisionTranslator(self);
@@ -70,8 +73,17 @@ public final class ProxyCoordination implements Closeable {
      * fallback.
      */
     public static ProxyCoordination start(CoordinationConfig config, CourierProxy proxy, String shuffleEndpoint) {
+        return start(config, proxy, shuffleEndpoint, job -> CoflowHint.NONE);
+    }
+
+    /**
+     * As {@link #start(CoordinationConfig, CourierProxy, String)}; each job's coflow is registered with the weight
+     * and priority {@code hints} finds for it (asked once per job, on the planning thread).
+     */
+    public static ProxyCoordination start(CoordinationConfig config, CourierProxy proxy, String shuffleEndpoint,
+            CoflowHint.Source hints) {
         String self = proxy.nodeId();
-        ProxyCoordination c = new ProxyCoordination(config, self, proxy.scheduler());
+        ProxyCoordination c = new ProxyCoordination(config, self, proxy.scheduler(), hints);
         c.begin(proxy, shuffleEndpoint);
         return c;
     }
@@ -127,20 +139,30 @@ public final class ProxyCoordination implements Closeable {
 
     /** The job ended on this node: its coflow completes (idempotent). Any thread. */
     public void jobFinished(String job) {
-        CoordinatorClient c = client;
-        if (registeredJobs.remove(job) && c != null) {
-            c.completeCoflow(job);
-        }
-        onPlanner(() -> ids.forgetJob(job));
+        // On the planning thread, after a registration of the job that may still be queued there.
+        onPlanner(() -> {
+            CoordinatorClient c = client;
+            if (registeredJobs.remove(job) && c != null) {
+                c.completeCoflow(job);
+            }
+            ids.forgetJob(job);
+        });
     }
 
-    /** Event loop of the connection that served the job's first stream here. */
+    /**
+     * Event loop of the connection that served the job's first stream here: the registration, which reads the
+     * job's hint (a file), goes to the planning thread.
+     */
     private void jobSeen(String job) {
-        CoordinatorClient c = client;
-        if (registeredJobs.add(job) && c != null) {
-            // The job's configuration (courier.coflow.weight, priority) is not known to the NodeManager.
-            c.registerCoflow(job, Double.NaN, "", System.currentTimeMillis());
-        }
+        final long arrival = System.currentTimeMillis();
+        onPlanner(() -> {
+            CoordinatorClient c = client;
+            if (c != null && registeredJobs.add(job)) {
+                CoflowHint hint = hints.hintFor(job);
+                LOG.debug("Courier proxy {}: coflow of {} registered with {}", self, job, hint);
+                c.registerCoflow(job, hint.weight(), hint.priority(), arrival);
+            }
+        });
     }
 
     // ---- planning thread --------------------------------------------------------------------------------

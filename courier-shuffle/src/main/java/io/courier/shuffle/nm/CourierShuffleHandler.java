@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.ByteBuffer;
+import java.util.function.Function;
 
 /**
  * The NodeManager's {@code mapreduce_shuffle} service with Courier: Hadoop's {@link ShuffleHandler} (jobs that do
@@ -91,8 +92,10 @@ public class CourierShuffleHandler extends ShuffleHandler {
         boolean pickPorts = rule.isOffset() && conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT) == 0;
         // Restarting ShuffleHandler re-opens its recovery store, which is only safe when there is none.
         int attempts = pickPorts && getRecoveryPath() == null ? BIND_ATTEMPTS : 1;
-        NodeManagerMapOutputLocator locator = new NodeManagerMapOutputLocator(
-                job -> userRsrc == null ? null : userRsrc.get(job), this::getAuxiliaryLocalPathHandler);
+        Function<String, String> userOfJob = job -> userRsrc == null ? null : userRsrc.get(job);
+        NodeManagerMapOutputLocator locator = new NodeManagerMapOutputLocator(userOfJob,
+                this::getAuxiliaryLocalPathHandler);
+        LocalizedJobConf jobHints = new LocalizedJobConf(userOfJob, this::getAuxiliaryLocalPathHandler);
         JobTokenSecrets secrets = new JobTokenSecrets(() -> secretManager);
         for (int attempt = 1; ; attempt++) {
             if (pickPorts) {
@@ -134,7 +137,8 @@ public class CourierShuffleHandler extends ShuffleHandler {
             metadata = new ServiceMetadata(shufflePort, proxyPort, rule);
             registerMetrics(p, nodeId, proxyPort);
             // Never fails for coordinator trouble: without one the proxy schedules decentralized.
-            coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort);
+            coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort,
+                    jobHints);
             LOG.info("Courier proxy {} listening on {}:{} next to ShuffleHandler on port {} (proxy port rule: {})",
                     nodeId, config.bindHost(), proxyPort, shufflePort, rule);
             return;
