@@ -44,6 +44,13 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * switches to {@link Mode#FALLBACK}, after which registration is retried until a coordinator — the same or
  * a restarted one — answers. Coflow registrations are remembered and re-sent after every (re-)registration
  * and whenever the coordinator says it does not know a job.
+ *
+ * <p>High availability: with standby coordinators configured, each registration retry goes to the next
+ * coordinator in turn, so a client whose coordinator died settles on whichever answers. While it follows a
+ * standby it sends the primary a registration every primary-probe interval and goes back to it as soon as it
+ * answers, so all proxies converge on the primary when it is up. Every coordinator answers through its own
+ * child actor of this one ({@link Via}), so replies of a coordinator this client no longer follows (a standby
+ * that still believes in the node until it expires it) are recognised and dropped.
  */
 public final class ClientActor extends AbstractBehavior<ClientCommand> {
     private final ClientSettings settings;
@@ -51,7 +58,13 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
     private final ReportSource source;
     private final CoordinatorListener listener;
     private final AtomicReference<Mode> modeView;
-    private final ActorRef<CoordinatorCommand> coordinator;
+    private final List<ActorRef<CoordinatorCommand>> coordinators = new ArrayList<ActorRef<CoordinatorCommand>>();
+    private final List<String> coordinatorPaths;
+    /** Per coordinator, the child that tags its replies; coordinators reply to it, never to this actor. */
+    private final List<ActorRef<ClientCommand>> replyTo = new ArrayList<ActorRef<ClientCommand>>();
+    /** Index of the coordinator this client registers with and follows. */
+    private int current;
+    private long lastProbeNanos;
     private final TimerScheduler<ClientCommand> timers;
     private final Map<String, CoflowRegistered> coflows = new LinkedHashMap<String, CoflowRegistered>();
     private final Set<String> pendingCompletions = new LinkedHashSet<String>();
@@ -74,7 +87,12 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         this.listener = listener;
         this.modeView = modeView;
         this.timers = timers;
-        this.coordinator = ActorRefResolver.get(ctx.getSystem()).resolveActorRef(settings.coordinatorPath());
+        this.coordinatorPaths = settings.coordinatorPaths();
+        for (int i = 0; i < coordinatorPaths.size(); i++) {
+            coordinators.add(ActorRefResolver.get(ctx.getSystem()).<CoordinatorCommand>resolveActorRef(
+                    coordinatorPaths.get(i)));
+            replyTo.add(ctx.spawn(Via.tagging(i, ctx.getSelf()), "via-" + i));
+        }
         modeView.set(mode);
         sendRegister(System.nanoTime());
         timers.startTimerAtFixedRate("report", Tick.REPORT, Duration.ofMillis(settings.reportIntervalMillis()));
@@ -129,15 +147,32 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         }
     }
 
+    /** A message from coordinator {@code index}, as the child that it answers to passes it on. Local only. */
+    static final class Via implements ClientCommand, NoSerializationVerificationNeeded {
+        final int index;
+        final ClientCommand message;
+
+        Via(int index, ClientCommand message) {
+            this.index = index;
+            this.message = message;
+        }
+
+        /** The child behavior: every message it receives goes to {@code parent}, tagged with {@code index}. */
+        static Behavior<ClientCommand> tagging(final int index, final ActorRef<ClientCommand> parent) {
+            return Behaviors.receive(ClientCommand.class)
+                    .onAnyMessage(m -> {
+                        parent.tell(new Via(index, m));
+                        return Behaviors.same();
+                    })
+                    .build();
+        }
+    }
+
     @Override
     public Receive<ClientCommand> createReceive() {
         return newReceiveBuilder()
                 .onMessageEquals(Tick.REPORT, this::onTick)
-                .onMessage(NodeRegistered.class, this::onRegistered)
-                .onMessage(NotRegistered.class, this::onNotRegistered)
-                .onMessage(ReportAck.class, this::onAck)
-                .onMessage(DecisionUpdate.class, this::onDecision)
-                .onMessage(ProxyLocation.class, this::onLocation)
+                .onMessage(Via.class, this::onVia)
                 .onMessage(RegisterCoflow.class, this::onRegisterCoflow)
                 .onMessage(CompleteCoflow.class, this::onCompleteCoflow)
                 .onMessage(Lookup.class, this::onLookup)
@@ -145,12 +180,48 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
                 .build();
     }
 
+    private Behavior<ClientCommand> onVia(Via v) {
+        ClientCommand m = v.message;
+        if (v.index != current) {
+            if (v.index == 0 && m instanceof NodeRegistered) {
+                // The primary answered a probe: follow it again (the standby expires this node by itself).
+                getContext().getLog().info("node {}: the primary coordinator {} is back; leaving standby {}",
+                        node.nodeId(), coordinatorPaths.get(0), coordinatorPaths.get(current));
+                current = 0;
+                return onRegistered((NodeRegistered) m);
+            }
+            return this; // a coordinator this client does not follow (any more)
+        }
+        if (m instanceof NodeRegistered) {
+            return onRegistered((NodeRegistered) m);
+        } else if (m instanceof NotRegistered) {
+            return onNotRegistered((NotRegistered) m);
+        } else if (m instanceof ReportAck) {
+            return onAck((ReportAck) m);
+        } else if (m instanceof DecisionUpdate) {
+            return onDecision((DecisionUpdate) m);
+        } else if (m instanceof ProxyLocation) {
+            return onLocation((ProxyLocation) m);
+        }
+        getContext().getLog().warn("node {}: unexpected {} from coordinator {}", node.nodeId(),
+                m.getClass().getSimpleName(), coordinatorPaths.get(v.index));
+        return this;
+    }
+
+    private ActorRef<CoordinatorCommand> coordinator() {
+        return coordinators.get(current);
+    }
+
     private Behavior<ClientCommand> onTick() {
         long now = System.nanoTime();
         if (mode == Mode.COORDINATED && now - lastHeardNanos > settings.ackTimeoutMillis() * 1_000_000L) {
             registered = false;
-            changeMode(Mode.FALLBACK, "no answer from the coordinator at " + settings.coordinatorPath() + " for "
+            changeMode(Mode.FALLBACK, "no answer from the coordinator at " + coordinatorPaths.get(current) + " for "
                     + settings.ackTimeoutMillis() + " ms");
+        }
+        if (registered && current != 0 && now - lastProbeNanos >= settings.primaryProbeMillis() * 1_000_000L) {
+            lastProbeNanos = now;
+            coordinators.get(0).tell(new RegisterNode(node, replyTo.get(0)));
         }
         if (registered) {
             List<FlowReport> flows;
@@ -161,8 +232,10 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
                         node.nodeId(), e.toString());
                 flows = Collections.emptyList();
             }
-            coordinator.tell(new EpochReport(node.nodeId(), ++epoch, flows, getContext().getSelf()));
+            coordinator().tell(new EpochReport(node.nodeId(), ++epoch, flows, replyTo.get(current)));
         } else if (now - lastRegisterNanos >= settings.registerRetryMillis() * 1_000_000L) {
+            // No answer since the last attempt: try the next coordinator (the same one when there is no standby).
+            current = (current + 1) % coordinators.size();
             sendRegister(now);
         }
         return this;
@@ -170,7 +243,8 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
 
     private void sendRegister(long now) {
         lastRegisterNanos = now;
-        coordinator.tell(new RegisterNode(node, getContext().getSelf()));
+        lastProbeNanos = now;
+        coordinator().tell(new RegisterNode(node, replyTo.get(current)));
     }
 
     private Behavior<ClientCommand> onRegistered(NodeRegistered m) {
@@ -181,13 +255,14 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         coordinatorId = m.coordinatorId();
         registered = true;
         for (CoflowRegistered c : coflows.values()) {
-            coordinator.tell(c);
+            coordinator().tell(c);
         }
         for (String job : pendingCompletions) {
-            coordinator.tell(new CoflowCompleted(job));
+            coordinator().tell(new CoflowCompleted(job));
         }
         pendingCompletions.clear();
-        changeMode(Mode.COORDINATED, "registered with coordinator " + m.coordinatorId());
+        changeMode(Mode.COORDINATED, "registered with coordinator " + m.coordinatorId() + " at "
+                + coordinatorPaths.get(current));
         return this;
     }
 
@@ -204,7 +279,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         for (String job : m.unknownJobs()) {
             CoflowRegistered c = coflows.get(job);
             if (c != null) {
-                coordinator.tell(c);
+                coordinator().tell(c);
             }
         }
         return this;
@@ -241,7 +316,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
             coflows.put(m.coflow.jobId(), m.coflow);
             pendingCompletions.remove(m.coflow.jobId());
             if (registered) {
-                coordinator.tell(m.coflow);
+                coordinator().tell(m.coflow);
             }
         }
         return this;
@@ -250,7 +325,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
     private Behavior<ClientCommand> onCompleteCoflow(CompleteCoflow m) {
         coflows.remove(m.jobId);
         if (registered) {
-            coordinator.tell(new CoflowCompleted(m.jobId));
+            coordinator().tell(new CoflowCompleted(m.jobId));
         } else {
             pendingCompletions.add(m.jobId);
         }
@@ -262,7 +337,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         if (waiting == null) {
             waiting = new ArrayList<CompletableFuture<Optional<String>>>();
             lookups.put(m.shuffleEndpoint, waiting);
-            coordinator.tell(new LookupProxy(m.shuffleEndpoint, getContext().getSelf()));
+            coordinator().tell(new LookupProxy(m.shuffleEndpoint, replyTo.get(current)));
         }
         waiting.add(m.result);
         timers.startSingleTimer(m.result, new LookupExpired(m.shuffleEndpoint, m.result),
@@ -279,7 +354,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
             }
         }
         m.result.completeExceptionally(new java.util.concurrent.TimeoutException("no answer from the coordinator at "
-                + settings.coordinatorPath() + " about " + m.shuffleEndpoint + " within "
+                + coordinatorPaths.get(current) + " about " + m.shuffleEndpoint + " within "
                 + settings.lookupTimeoutMillis() + " ms"));
         return this;
     }

@@ -1,10 +1,16 @@
 package io.courier.coordinator.client;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 /**
  * Where the coordinator is and how the client behaves. Immutable; build with {@link #builder(String, int)}.
  * Defaults: report every 10 ms, coordinator considered lost after 2 s without an answer, registration retried
  * every 500 ms, discovery lookups time out after 2 s, local Artery on the coordinator-facing interface with
- * any free port, 256 KiB frames.
+ * any free port, 256 KiB frames, no standby. With standbys ({@link Builder#standby}), a client that loses its
+ * coordinator tries the next one in turn, and while it follows a standby it asks the primary every
+ * {@link #primaryProbeMillis()} whether it is back (docs/coordinator.md, "High availability").
  */
 public final class ClientSettings {
     private final String coordinatorHost;
@@ -16,6 +22,8 @@ public final class ClientSettings {
     private final long registerRetryMillis;
     private final long lookupTimeoutMillis;
     private final int maxFrameBytes;
+    private final List<String> standbys;
+    private final long primaryProbeMillis;
 
     private ClientSettings(Builder b) {
         this.coordinatorHost = b.coordinatorHost;
@@ -27,15 +35,36 @@ public final class ClientSettings {
         this.registerRetryMillis = b.registerRetryMillis;
         this.lookupTimeoutMillis = b.lookupTimeoutMillis;
         this.maxFrameBytes = b.maxFrameBytes;
+        this.standbys = Collections.unmodifiableList(new ArrayList<String>(b.standbys));
+        this.primaryProbeMillis = b.primaryProbeMillis;
     }
 
     public static Builder builder(String coordinatorHost, int coordinatorPort) {
         return new Builder(coordinatorHost, coordinatorPort);
     }
 
-    /** The coordinator's entry actor: {@code pekko://courier-coordinator@host:port/user}. */
+    /** The primary coordinator's entry actor: {@code pekko://courier-coordinator@host:port/user}. */
     public String coordinatorPath() {
-        return "pekko://courier-coordinator@" + coordinatorHost + ":" + coordinatorPort + "/user";
+        return pathOf(coordinatorHost + ":" + coordinatorPort);
+    }
+
+    /** Entry actors of the primary, then of each standby in the configured order. */
+    public List<String> coordinatorPaths() {
+        List<String> paths = new ArrayList<String>();
+        paths.add(coordinatorPath());
+        for (String s : standbys) {
+            paths.add(pathOf(s));
+        }
+        return paths;
+    }
+
+    private static String pathOf(String hostPort) {
+        return "pekko://courier-coordinator@" + hostPort + "/user";
+    }
+
+    /** How often a client following a standby asks the primary whether it is back. */
+    public long primaryProbeMillis() {
+        return primaryProbeMillis;
     }
 
     public String coordinatorHost() {
@@ -85,6 +114,8 @@ public final class ClientSettings {
         private long registerRetryMillis = 500;
         private long lookupTimeoutMillis = 2_000;
         private int maxFrameBytes = 256 * 1024;
+        private final List<String> standbys = new ArrayList<String>();
+        private long primaryProbeMillis = 5_000;
 
         private Builder(String coordinatorHost, int coordinatorPort) {
             if (coordinatorHost == null || coordinatorHost.isEmpty()) {
@@ -125,6 +156,21 @@ public final class ClientSettings {
 
         public Builder lookupTimeoutMillis(long v) {
             this.lookupTimeoutMillis = positive("lookup timeout", v);
+            return this;
+        }
+
+        /** Adds a standby coordinator at {@code host:port}, tried after the primary and earlier standbys. */
+        public Builder standby(String host, int port) {
+            if (host == null || host.isEmpty() || port < 1 || port > 65535) {
+                throw new IllegalArgumentException("standby coordinator must be a host and a TCP port, got " + host
+                        + ":" + port);
+            }
+            this.standbys.add(host + ":" + port);
+            return this;
+        }
+
+        public Builder primaryProbeMillis(long v) {
+            this.primaryProbeMillis = positive("primary probe interval", v);
             return this;
         }
 

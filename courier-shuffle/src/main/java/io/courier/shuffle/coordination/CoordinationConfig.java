@@ -1,5 +1,8 @@
 package io.courier.shuffle.coordination;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,6 +26,8 @@ public final class CoordinationConfig {
     public static final String CLIENT_PORT = "courier.coordinator.client.port";
     /** Epoch of the decentralized (Stream) fallback, ms. */
     public static final String FALLBACK_EPOCH = "courier.coordinator.fallback.epoch-ms";
+    /** While following a standby, how often to ask the primary (the first address) whether it is back. */
+    public static final String PRIMARY_PROBE = "courier.coordinator.primary-probe-ms";
     /** This node's port capacity (both directions), bytes/s; 0 = unknown (the coordinator's default applies). */
     public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
 
@@ -35,10 +40,36 @@ public final class CoordinationConfig {
     private final int clientPort;
     private final long fallbackEpochMillis;
     private final long capacityBytesPerSecond;
+    private final List<Endpoint> standbys;
+    private final long primaryProbeMillis;
+
+    /** A coordinator's Artery endpoint. */
+    public static final class Endpoint {
+        private final String host;
+        private final int port;
+
+        Endpoint(String host, int port) {
+            this.host = host;
+            this.port = port;
+        }
+
+        public String host() {
+            return host;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        @Override
+        public String toString() {
+            return host + ":" + port;
+        }
+    }
 
     private CoordinationConfig(String coordinatorHost, int coordinatorPort, long reportIntervalMillis,
             long ackTimeoutMillis, long registerRetryMillis, String clientHost, int clientPort,
-            long fallbackEpochMillis, long capacityBytesPerSecond) {
+            long fallbackEpochMillis, long capacityBytesPerSecond, List<Endpoint> standbys, long primaryProbeMillis) {
         this.coordinatorHost = coordinatorHost;
         this.coordinatorPort = coordinatorPort;
         this.reportIntervalMillis = reportIntervalMillis;
@@ -48,17 +79,21 @@ public final class CoordinationConfig {
         this.clientPort = clientPort;
         this.fallbackEpochMillis = fallbackEpochMillis;
         this.capacityBytesPerSecond = capacityBytesPerSecond;
+        this.standbys = Collections.unmodifiableList(new ArrayList<Endpoint>(standbys));
+        this.primaryProbeMillis = primaryProbeMillis;
     }
 
     /** No coordinator: decentralized fallback only, default epoch. */
     public static CoordinationConfig none() {
-        return new CoordinationConfig(null, 0, 10, 2_000, 500, null, 0, 10, 0);
+        return new CoordinationConfig(null, 0, 10, 2_000, 500, null, 0, 10, 0, Collections.<Endpoint>emptyList(),
+                5_000);
     }
 
     /**
      * Reads the keys above from {@code props} (other keys are ignored); absent keys take the defaults: report
      * every 10 ms, fall back after 2 000 ms of silence, retry registration every 500 ms, client on the proxy's
-     * host and any port, fallback epoch 10 ms (Stream's Δ), capacity 0 (unknown).
+     * host and any port, fallback epoch 10 ms (Stream's Δ), capacity 0 (unknown), probe the primary every 5 000 ms
+     * while following a standby. {@link #ADDRESS} is a comma-separated list: the primary, then standbys.
      *
      * @throws IllegalArgumentException naming the key, for a bad value
      */
@@ -66,17 +101,17 @@ public final class CoordinationConfig {
         String address = trimmed(props.get(ADDRESS));
         String host = null;
         int port = 0;
+        List<Endpoint> standbys = new ArrayList<Endpoint>();
         if (address != null) {
-            int colon = address.lastIndexOf(':');
-            if (colon <= 0 || colon == address.length() - 1) {
-                throw new IllegalArgumentException("'" + ADDRESS + "' must be host:port of the coordinator's Artery"
-                        + " endpoint, got '" + address + "'");
+            for (String entry : address.split(",")) {
+                Endpoint e = endpoint(entry.trim());
+                if (host == null) {
+                    host = e.host();
+                    port = e.port();
+                } else {
+                    standbys.add(e);
+                }
             }
-            host = address.substring(0, colon);
-            if (host.startsWith("[") && host.endsWith("]")) {
-                host = host.substring(1, host.length() - 1);
-            }
-            port = (int) number(ADDRESS + " (port)", address.substring(colon + 1), 1, 65535);
         }
         long report = number(REPORT_INTERVAL, props.get(REPORT_INTERVAL), 10, 1, Long.MAX_VALUE);
         long ack = number(ACK_TIMEOUT, props.get(ACK_TIMEOUT), 2_000, 1, Long.MAX_VALUE);
@@ -89,7 +124,23 @@ public final class CoordinationConfig {
         int clientPort = (int) number(CLIENT_PORT, props.get(CLIENT_PORT), 0, 0, 65535);
         long epoch = number(FALLBACK_EPOCH, props.get(FALLBACK_EPOCH), 10, 1, 60_000);
         long capacity = number(CAPACITY, props.get(CAPACITY), 0, 0, Long.MAX_VALUE);
-        return new CoordinationConfig(host, port, report, ack, retry, clientHost, clientPort, epoch, capacity);
+        long probe = number(PRIMARY_PROBE, props.get(PRIMARY_PROBE), 5_000, 1, Long.MAX_VALUE);
+        return new CoordinationConfig(host, port, report, ack, retry, clientHost, clientPort, epoch, capacity,
+                standbys, probe);
+    }
+
+    /** One {@code host:port} of {@link #ADDRESS} ({@code [v6]:port} allowed). */
+    private static Endpoint endpoint(String entry) {
+        int colon = entry.lastIndexOf(':');
+        if (colon <= 0 || colon == entry.length() - 1) {
+            throw new IllegalArgumentException("'" + ADDRESS + "' must be host:port of the coordinator's Artery"
+                    + " endpoint (then of its standbys, comma-separated), got '" + entry + "'");
+        }
+        String host = entry.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new Endpoint(host, (int) number(ADDRESS + " (port)", entry.substring(colon + 1), 1, 65535));
     }
 
     private static String trimmed(String v) {
@@ -121,7 +172,17 @@ public final class CoordinationConfig {
     /** A copy with other client timings (tests use short ones). */
     public CoordinationConfig withTimings(long reportMillis, long ackTimeoutMillis, long registerRetryMillis) {
         return new CoordinationConfig(coordinatorHost, coordinatorPort, reportMillis, ackTimeoutMillis,
-                registerRetryMillis, clientHost, clientPort, fallbackEpochMillis, capacityBytesPerSecond);
+                registerRetryMillis, clientHost, clientPort, fallbackEpochMillis, capacityBytesPerSecond, standbys,
+                primaryProbeMillis);
+    }
+
+    /** Standby coordinators, in the order the client tries them after the primary. */
+    public List<Endpoint> standbys() {
+        return standbys;
+    }
+
+    public long primaryProbeMillis() {
+        return primaryProbeMillis;
     }
 
     /** Whether a coordinator is configured. */

@@ -92,17 +92,21 @@ public final class ProxyCoordination implements Closeable {
         if (config.coordinated()) {
             String host = config.clientHost() != null ? config.clientHost() : proxy.config().host();
             try {
-                ClientSettings settings = ClientSettings.builder(config.coordinatorHost(), config.coordinatorPort())
+                ClientSettings.Builder b = ClientSettings.builder(config.coordinatorHost(), config.coordinatorPort())
                         .local(host, config.clientPort()).reportIntervalMillis(config.reportIntervalMillis())
                         .ackTimeoutMillis(config.ackTimeoutMillis()).registerRetryMillis(config.registerRetryMillis())
-                        .build();
+                        .primaryProbeMillis(config.primaryProbeMillis());
+                for (CoordinationConfig.Endpoint e : config.standbys()) {
+                    b.standby(e.host(), e.port());
+                }
+                ClientSettings settings = b.build();
                 NodeInfo node = new NodeInfo(self, shuffleEndpoint, self, config.capacityBytesPerSecond(),
                         config.capacityBytesPerSecond());
                 client = CoordinatorClient.start(settings, node,
                         new LedgerReports(self, scheduler.ledger(), System::nanoTime), new Listener(),
                         ProxyCoordination.class.getClassLoader());
                 LOG.info("Courier proxy {}: coordinator client started towards {} (client at {}:{}); scheduling "
-                        + "decentralized (Stream) until the coordinator answers", self, settings.coordinatorPath(),
+                        + "decentralized (Stream) until the coordinator answers", self, settings.coordinatorPaths(),
                         host, config.clientPort());
             } catch (RuntimeException | LinkageError e) {
                 client = null;
