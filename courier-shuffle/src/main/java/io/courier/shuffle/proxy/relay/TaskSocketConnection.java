@@ -72,8 +72,10 @@ final class TaskSocketConnection {
         this.tally = tally;
         this.socket = socket;
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+        // A small buffer for the frame headers: a 64 KiB payload read larger than it goes from the socket straight
+        // into the payload's array instead of through the buffer.
         final BlockingFrameReader frames = new BlockingFrameReader(
-                new BufferedInputStream(socket.getInputStream(), 128 * 1024));
+                new BufferedInputStream(socket.getInputStream(), 16 * 1024));
         this.reader = new Thread(() -> readLoop(frames), "courier-relay-reader-" + localProxy);
         this.reader.setDaemon(true);
     }
