@@ -78,6 +78,12 @@ final class BackgroundTeraSort {
         return job != null && job.mapProgress() >= 1.0f && job.reduceProgress() > 0.0f && !job.isComplete();
     }
 
+    /** Whether at least {@code fraction} of the maps are done and some reducer is running. */
+    boolean mapsDoneAndReducing(float fraction) throws Exception {
+        org.apache.hadoop.mapreduce.Job job = cluster.getJob(org.apache.hadoop.mapreduce.JobID.forName(jobId));
+        return job != null && job.mapProgress() >= fraction && job.reduceProgress() > 0.0f && !job.isComplete();
+    }
+
     /** Waits for the tool to exit; returns the wall time from submission in ms. Stops the thread. */
     long await() throws Exception {
         try {

@@ -35,8 +35,10 @@ import picocli.CommandLine.Option;
 /**
  * Coflow scheduling on the mini cluster (issue "The coordinator"): a large and a small TeraSort share the
  * proxies' paced links, first under the baseline scheduler (per-flow fair sharing), then under coflow
- * schedulers, with the coordinator running in this JVM and the NodeManagers' proxies connected to it. The small
- * job is submitted once the large job's reducers are shuffling. A coflow scheduler should finish the small
+ * schedulers, with the coordinator running in this JVM and the NodeManagers' proxies connected to it. The large
+ * job's reducers start with its maps (slowstart 0), so its shuffle spans its map phase and the paced transfer
+ * after it; the small job (slowstart 1) is submitted once half of the large job's maps are done, so that its
+ * shuffle meets the large one's on the same links. A coflow scheduler should finish the small
  * job's shuffle earlier than fair sharing does; the large job's cost is reported too. Then the coordinator is
  * stopped in the middle of a shuffle and started again: the job must complete with the same output, and the
  * proxies must re-register (read back from {@code GET /api/v1/status}). A benchmark, not a test: it checks only
@@ -67,6 +69,14 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
     @Option(names = "--capacity", description = "Each proxy's link in bytes/s, each direction; the coordinator "
             + "paces to it (default: ${DEFAULT-VALUE}).")
     long capacity = 512 * 1024;
+
+    @Option(names = "--large-slowstart", description = "Completed-maps fraction at which the large job's reducers"
+            + " start (default: ${DEFAULT-VALUE}).")
+    float largeSlowstart = 0.0f;
+
+    @Option(names = "--submit-small-at", description = "Fraction of the large job's maps done when the small job is"
+            + " submitted (default: ${DEFAULT-VALUE}).")
+    float submitSmallAt = 0.5f;
 
     @Option(names = "--epoch-ms", description = "Coordinator epoch (default: ${DEFAULT-VALUE}).")
     long epochMillis = 50;
@@ -124,7 +134,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
         nodeSettings.put("courier.proxy.capacity.bytes-per-second", String.valueOf(capacity));
         nodeSettings.put("courier.coordinator.register-retry-ms", "500");
         // Two jobs at once need more than 2 containers of 512 MB per NodeManager.
-        nodeSettings.put("yarn.minicluster.yarn.nodemanager.resource.memory-mb", "2048");
+        nodeSettings.put("yarn.minicluster.yarn.nodemanager.resource.memory-mb", "3072");
         List<PairRun> runs = new ArrayList<>();
         String restart = "skipped";
         coordinator = InProcessCoordinator.start(schedulers.get(0), port, epochMillis);
@@ -142,8 +152,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
             // References: each job alone, TeraValidate-checked.
             OutputDigest largeRef = runner.sort(true, reduces, largeIn, largeOut, true).output();
             OutputDigest smallRef = runner.sort(true, reduces, smallIn, smallOut, true).output();
-            out.printf(Locale.ROOT, "# large %,d rows, small %,d rows, %d reducers each, %d NodeManagers, links %,d B/s,"
-                    + " epoch %d ms; logs %s%n", largeRows, smallRows, reduces, nodes, capacity, epochMillis, logFile);
+            out.printf(Locale.ROOT, "# large %,d rows (slowstart %.2f), small %,d rows submitted at %.0f%% of the large"
+                    + " maps, %d reducers each, %d NodeManagers, links %,d B/s, epoch %d ms; logs %s%n", largeRows,
+                    largeSlowstart, smallRows, submitSmallAt * 100, reduces, nodes, capacity, epochMillis, logFile);
             out.println("repeat scheduler   small_job_s  small_shuffle_s  large_job_s  large_shuffle_s");
             for (int i = 0; i < repeats; i++) {
                 for (int k = 0; k < schedulers.size(); k++) {
@@ -194,11 +205,20 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
         FileSystem fs = cluster.fileSystem();
         fs.delete(largeOut, true);
         fs.delete(smallOut, true);
-        JobConf conf = cluster.jobConf(true);
-        conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
-        BackgroundTeraSort large = BackgroundTeraSort.submit(conf, reduces, largeIn, largeOut);
-        awaitShuffle(large);
-        BackgroundTeraSort small = BackgroundTeraSort.submit(conf, reduces, smallIn, smallOut);
+        JobConf largeConf = cluster.jobConf(true);
+        largeConf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", largeSlowstart);
+        JobConf smallConf = cluster.jobConf(true);
+        smallConf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+        BackgroundTeraSort large = BackgroundTeraSort.submit(largeConf, reduces, largeIn, largeOut);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (!large.mapsDoneAndReducing(submitSmallAt)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(large.jobId() + " did not get " + submitSmallAt
+                        + " of its maps done within 10 minutes");
+            }
+            Thread.sleep(250); // polling the job's progress: there is nothing to wait on
+        }
+        BackgroundTeraSort small = BackgroundTeraSort.submit(smallConf, reduces, smallIn, smallOut);
         long smallWall = small.await();
         long largeWall = large.await();
         JobRun s = jobs.history().awaitJob(small.jobId(), smallWall, 60_000);
