@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.relay.LocalProxyClient;
@@ -22,7 +23,7 @@ final class RelaySegmentFetcher implements SegmentFetcher {
     public IncomingSegment fetch(String sourceProxy, String job, String mapAttempt, int partition, byte[] jobSecret)
             throws IOException {
         try {
-            return IncomingSegment.of(client.fetch(sourceProxy, job, mapAttempt, partition, jobSecret));
+            return client.fetch(sourceProxy, job, mapAttempt, partition, jobSecret);
         } catch (IllegalStateException closed) {
             throw FetchException.ofConnection(ErrorCode.SHUTTING_DOWN, "relay client to " + client.localProxy()
                     + " is closed: " + closed.getMessage());

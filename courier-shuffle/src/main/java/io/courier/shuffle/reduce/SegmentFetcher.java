@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.client.IncomingSegment;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.OptionalLong;

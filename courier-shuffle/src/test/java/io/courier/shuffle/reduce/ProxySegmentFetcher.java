@@ -1,17 +1,14 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.client.FetchException;
-import io.courier.shuffle.proxy.client.SegmentHeader;
-import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -38,34 +35,10 @@ final class ProxySegmentFetcher implements SegmentFetcher {
             throw new FetchException(ErrorCode.SHUTTING_DOWN, "local proxy lost (test)");
         }
         try {
-            return segmentOf(local.fetch(sourceProxy, job, mapAttempt, partition, secret));
+            return local.fetch(sourceProxy, job, mapAttempt, partition, secret);
         } catch (IllegalStateException e) {
             throw new FetchException(ErrorCode.SHUTTING_DOWN, "local proxy closed: " + e.getMessage());
         }
-    }
-
-    private static IncomingSegment segmentOf(final SegmentStream stream) {
-        return new IncomingSegment() {
-            @Override
-            public SegmentHeader awaitHeader(long timeout, TimeUnit unit) throws IOException, InterruptedException {
-                return stream.awaitHeader(timeout, unit);
-            }
-
-            @Override
-            public InputStream data() {
-                return stream.data();
-            }
-
-            @Override
-            public void close() {
-                stream.close();
-            }
-
-            @Override
-            public String toString() {
-                return stream.toString();
-            }
-        };
     }
 
     int fetchesFrom(String source) {

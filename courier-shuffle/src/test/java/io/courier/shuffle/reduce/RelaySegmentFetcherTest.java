@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentHeader;

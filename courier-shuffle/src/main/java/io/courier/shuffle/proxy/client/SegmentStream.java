@@ -3,7 +3,6 @@ package io.courier.shuffle.proxy.client;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.netty.buffer.ByteBuf;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
@@ -17,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * {@link FetchException} from {@code awaitHeader} or {@code read}. {@link #close()} before the end cancels
  * the fetch. One reader thread at a time; the proxy's event loop feeds it.
  */
-public final class SegmentStream extends ClientStream implements Closeable {
+public final class SegmentStream extends ClientStream implements IncomingSegment {
     private final ArrayDeque<ByteBuf> chunks = new ArrayDeque<>();
     private final InputStream in = new Data();
     private SegmentHeader header;
@@ -34,6 +33,7 @@ public final class SegmentStream extends ClientStream implements Closeable {
     }
 
     /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
+    @Override
     public synchronized SegmentHeader awaitHeader(long timeout, TimeUnit unit) throws IOException,
             InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
@@ -52,6 +52,7 @@ public final class SegmentStream extends ClientStream implements Closeable {
     }
 
     /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
+    @Override
     public InputStream data() {
         return in;
     }

@@ -1,10 +1,10 @@
 package io.courier.shuffle.proxy.relay;
 
 import io.courier.shuffle.proxy.client.FetchException;
+import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Threads: one consumer thread calls {@code awaitHeader}, reads and closes; the connection's reader thread
  * delivers header, data, end and failures. Both synchronize on this stream.
  */
-public final class RelayStream implements Closeable {
+public final class RelayStream implements IncomingSegment {
     private final TaskSocketConnection connection;
     private final RelayTally tally;
     private final String source;
@@ -66,6 +66,7 @@ public final class RelayStream implements Closeable {
     }
 
     /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
+    @Override
     public synchronized SegmentHeader awaitHeader(long timeout, TimeUnit unit) throws IOException,
             InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
@@ -84,6 +85,7 @@ public final class RelayStream implements Closeable {
     }
 
     /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
+    @Override
     public InputStream data() {
         return in;
     }
