@@ -50,8 +50,7 @@ public final class JobHistoryReader {
      */
     public JobRun awaitNew(Set<String> before, String label, long wallMillis, long timeoutMillis)
             throws IOException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (true) {
+        return parse(await(label, timeoutMillis, () -> {
             List<Path> fresh = new ArrayList<>();
             for (Path p : historyFiles()) {
                 if (!before.contains(p.getName())) {
@@ -62,20 +61,8 @@ public final class JobHistoryReader {
                 throw new IllegalStateException("expected one new job history file for " + label + ", found "
                         + fresh);
             }
-            if (fresh.size() == 1) {
-                return parse(fresh.get(0), wallMillis);
-            }
-            if (System.currentTimeMillis() > deadline) {
-                throw new IOException("no job history file for " + label + " appeared in " + doneIntermediate
-                        + " within " + timeoutMillis + " ms");
-            }
-            try {
-                Thread.sleep(200); // polling a directory: there is nothing to wait on
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for the history of " + label);
-            }
-        }
+            return fresh.isEmpty() ? null : fresh.get(0);
+        }), wallMillis);
     }
 
     /**
@@ -83,23 +70,38 @@ public final class JobHistoryReader {
      * time, where "the one new file" is ambiguous.
      */
     public JobRun awaitJob(String jobId, long wallMillis, long timeoutMillis) throws IOException {
-        long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (true) {
+        return parse(await(jobId, timeoutMillis, () -> {
             for (Path p : historyFiles()) {
                 // History file names start with the job id and a dash: job_..._0001-<submit time>-...jhist
                 if (p.getName().startsWith(jobId + "-")) {
-                    return parse(p, wallMillis);
+                    return p;
                 }
             }
+            return null;
+        }), wallMillis);
+    }
+
+    /** Looks for a history file; null while there is none yet. */
+    private interface Lookup {
+        Path find() throws IOException;
+    }
+
+    private Path await(String what, long timeoutMillis, Lookup lookup) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (true) {
+            Path found = lookup.find();
+            if (found != null) {
+                return found;
+            }
             if (System.currentTimeMillis() > deadline) {
-                throw new IOException("no job history file for " + jobId + " appeared in " + doneIntermediate
+                throw new IOException("no job history file for " + what + " appeared in " + doneIntermediate
                         + " within " + timeoutMillis + " ms");
             }
             try {
                 Thread.sleep(200); // polling a directory: there is nothing to wait on
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting for the history of " + jobId);
+                throw new InterruptedIOException("interrupted while waiting for the history of " + what);
             }
         }
     }
