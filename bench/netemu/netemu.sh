@@ -11,7 +11,9 @@
 #                        its namespaces (by PID), deletes the namespaces (veths and bridge go with them) and
 #                        restores the global sysctl it changed. Idempotent.
 #   netemu.sh status     what exists now (namespaces, qdiscs, PIDs, the saved sysctl); exit 1 if nothing is set up.
-#   netemu.sh start-agents JAR [JAVA_OPTS...]   one benchmark JVM per host namespace (PIDs recorded)
+#   netemu.sh start-agents CLASSPATH            one benchmark agent JVM per host namespace (PIDs recorded)
+#   netemu.sh bench [OPTIONS]                   setup, agents, coordinator run (CP, OUT from the environment),
+#                                               report, teardown (also on failure or Ctrl-C)
 #   netemu.sh stop-agents                       stops them by PID
 #   netemu.sh exec HOST CMD...                  runs CMD in host namespace HOST (1..N)
 #
@@ -205,30 +207,74 @@ cmd_status() {
   ip netns exec "$SW" tc -s qdisc show | grep -E '^qdisc (htb|bfifo)|dropped' || true
 }
 
-# One JVM per host namespace: java [JAVA_OPTS] -jar JAR agent --host i ... ; PIDs go to $STATE_DIR/pids.
+# JVM options of every benchmark JVM: Hadoop's JDK 17 flags, IPv4 sockets (connections show in /proc/net/tcp).
+HADOOP_OPENS="-XX:+IgnoreUnrecognizedVMOptions --add-opens=java.base/java.io=ALL-UNNAMED \
+--add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.reflect=ALL-UNNAMED \
+--add-opens=java.base/java.math=ALL-UNNAMED --add-opens=java.base/java.net=ALL-UNNAMED \
+--add-opens=java.base/java.text=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED \
+--add-opens=java.base/java.util.concurrent=ALL-UNNAMED --add-opens=java.base/java.util.zip=ALL-UNNAMED \
+--add-opens=java.base/sun.security.util=ALL-UNNAMED --add-opens=java.base/sun.security.x509=ALL-UNNAMED \
+-Djava.net.preferIPv4Stack=true"
+MAIN=io.courier.bench.netemu.NetemuBench
+AGENT_JAVA_OPTS=${AGENT_JAVA_OPTS:--Xmx640m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+
+# One agent JVM per host namespace (class path CP); PIDs go to $STATE_DIR/pids. Waits until every agent is ready.
 cmd_start_agents() {
   need_root
-  local jar=$1; shift
+  local cp=$1
   [ -f "$STATE_DIR/config" ] || die "not set up; run '$0 setup' first"
   # shellcheck disable=SC1091
   . "$STATE_DIR/config"
   local i
   for i in $(seq 1 "$N"); do
     # ip netns exec execs the JVM: $! is the JVM itself. nice -n -10: the emulated hosts outrank builds.
-    ip netns exec "$(host_ns "$i")" nice -n -10 "${JAVA:-java}" "$@" -jar "$jar" agent --host "$i" \
-      --ip "$(host_ip "$i")" --socket "$STATE_DIR/agent-$i.sock" --dir "$STATE_DIR/work/h$i" \
+    # shellcheck disable=SC2086
+    ip netns exec "$(host_ns "$i")" nice -n -10 "${JAVA:-java}" $AGENT_JAVA_OPTS $HADOOP_OPENS -cp "$cp" "$MAIN" \
+      agent --host "$i" --ip "$(host_ip "$i")" --socket "$STATE_DIR/agent-$i.sock" --dir "$STATE_DIR/work/h$i" \
       > "$STATE_DIR/agent-$i.log" 2>&1 &
     echo "$! agent-$i" >> "$STATE_DIR/pids"
   done
+  local deadline=$((SECONDS + 180)) pid
+  for i in $(seq 1 "$N"); do
+    until grep -q "^READY $i" "$STATE_DIR/agent-$i.log" 2>/dev/null; do
+      pid=$(sed -n "${i}p" "$STATE_DIR/pids" | awk '{print $1}')
+      kill -0 "$pid" 2>/dev/null || die "agent $i (pid $pid) exited: $(tail -5 "$STATE_DIR/agent-$i.log")"
+      [ $SECONDS -lt $deadline ] || die "agent $i not ready after 180 s: $(tail -5 "$STATE_DIR/agent-$i.log")"
+      sleep 0.5
+    done
+  done
   log "started $N agents: $(awk '{print $1}' "$STATE_DIR/pids" | tr '\n' ' ')"
+}
+
+# The whole benchmark: setup, agents, coordinator (root namespace), report; teardown whatever happens.
+#   CP=<class path> OUT=<dir> netemu.sh bench [coordinator options: --quick --repeats N --families ...]
+cmd_bench() {
+  need_root
+  [ -n "${CP:-}" ] || die "CP (the netemu-bench class path) is not set; use bin/courier bench netemu"
+  BENCH_OUT=${OUT:-target/netemu}
+  mkdir -p "$BENCH_OUT"
+  local rate_mbit
+  rate_mbit=$(echo "$RATE" | sed -n 's/^\([0-9][0-9]*\)mbit$/\1/p')
+  [ -n "$rate_mbit" ] || die "RATE must be <n>mbit for the benchmark, got $RATE"
+  cmd_setup   # tears down what it built itself when it fails
+  trap 'cp "$STATE_DIR"/agent-*.log "$BENCH_OUT"/ 2>/dev/null || true; cmd_teardown' EXIT
+  trap 'exit 130' INT TERM
+  cmd_start_agents "$CP"
+  # shellcheck disable=SC2086
+  "${JAVA:-java}" -Xmx512m $HADOOP_OPENS -cp "$CP" "$MAIN" run --hosts "$N" --rate-mbit "$rate_mbit" \
+    --socket-dir "$STATE_DIR" --out "$BENCH_OUT" --prefix "$PREFIX" --subnet "$SUBNET" \
+    --config "queue=bfifo $QLIMIT_BYTES B per switch port,congestion control=$CC,host NIC queue=pfifo $HOST_QLEN" \
+    "$@"
 }
 
 case "${1:-}" in
   setup) cmd_setup ;;
   teardown) cmd_teardown ;;
   status) cmd_status ;;
-  start-agents) shift; [ $# -ge 1 ] || die "usage: $0 start-agents JAR [JVM options]"; cmd_start_agents "$@" ;;
+  start-agents) shift; [ $# -ge 1 ] || die "usage: $0 start-agents CLASSPATH"; cmd_start_agents "$1" ;;
+  bench) shift; cmd_bench "$@" ;;
   stop-agents) need_root; cmd_stop_agents ;;
   exec) shift; [ $# -ge 2 ] || die "usage: $0 exec HOST CMD..."; h=$1; shift; exec ip netns exec "$(host_ns "$h")" "$@" ;;
-  *) echo "usage: $0 setup|teardown|status|start-agents JAR [JVM options]|stop-agents|exec HOST CMD..." >&2; exit 2 ;;
+  *) echo "usage: $0 setup|teardown|status|start-agents CLASSPATH|stop-agents|bench [options]|exec HOST CMD..." >&2
+     exit 2 ;;
 esac
