@@ -53,6 +53,17 @@ record TcQdiscStats(Map<String, Port> ports) {
         return new TcQdiscStats(Map.copyOf(ports));
     }
 
+    /** Only the switch ports p1..pN (not the bridge or loopback, whose noqueue qdiscs count nothing). */
+    TcQdiscStats portsOnly() {
+        Map<String, Port> m = new TreeMap<>();
+        for (Map.Entry<String, Port> e : ports.entrySet()) {
+            if (e.getKey().matches("p\\d+")) {
+                m.put(e.getKey(), e.getValue());
+            }
+        }
+        return new TcQdiscStats(Map.copyOf(m));
+    }
+
     /** Counters accumulated since {@code before} (same devices). */
     TcQdiscStats minus(TcQdiscStats before) {
         Map<String, Port> d = new TreeMap<>();

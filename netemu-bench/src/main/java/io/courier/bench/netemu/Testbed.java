@@ -42,7 +42,8 @@ final class Testbed {
 
     /** Root qdisc counters of every switch port (p1..pN). */
     TcQdiscStats switchPorts() throws IOException {
-        return TcQdiscStats.parse(exec("ip", "netns", "exec", prefix + "sw", "tc", "-s", "-j", "qdisc", "show"));
+        return TcQdiscStats.parse(exec("ip", "netns", "exec", prefix + "sw", "tc", "-s", "-j", "qdisc", "show"))
+                .portsOnly();
     }
 
     /** Root qdisc counters of host {@code h}'s NIC (should never drop). */
