@@ -61,9 +61,9 @@ final class BenchRunner {
                             List<long[]> remoteBytesPerHost) {
     }
 
-    /** Runs every scenario {@code repeats} times per mode, after {@code warmups} unrecorded runs of the first. */
-    List<RunRecord> runAll(List<Scenario> scenarios, int repeats, int warmups, java.util.function.Consumer<RunRecord>
-            sink) throws Exception {
+    /** Runs every scenario {@code repeats} times per mode (unless it sets its own), after {@code warmups} unrecorded runs of the first. */
+    List<RunRecord> runAll(List<Scenario> scenarios, int repeats, boolean forceRepeats, int warmups,
+            java.util.function.Consumer<RunRecord> sink) throws Exception {
         List<RunRecord> out = new ArrayList<>();
         boolean first = true;
         for (Scenario s : scenarios) {
@@ -77,7 +77,8 @@ final class BenchRunner {
                     }
                     first = false;
                 }
-                for (int r = 0; r < repeats; r++) {
+                int n = s.repeats() > 0 && !forceRepeats ? s.repeats() : repeats;
+                for (int r = 0; r < n; r++) {
                     List<Mode> order = new ArrayList<>(List.of(Mode.STOCK, Mode.COURIER));
                     if (r % 2 == 1) {
                         Collections.reverse(order);
@@ -161,12 +162,8 @@ final class BenchRunner {
         double load = Testbed.loadavg1();
 
         TcQdiscStats sw0 = testbed.switchPorts();
-        List<NstatCounters> ns0 = new ArrayList<>();
-        List<TcQdiscStats> nic0 = new ArrayList<>();
-        for (int h = 1; h <= hosts; h++) {
-            ns0.add(testbed.nstat(h));
-            nic0.add(testbed.hostNic(h));
-        }
+        List<NstatCounters> ns0 = collect(testbed::nstat);
+        List<TcQdiscStats> nic0 = collect(testbed::hostNic);
         ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids);
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
@@ -232,13 +229,15 @@ final class BenchRunner {
         long syn = 0;
         long opens = 0;
         long nicDrops = 0;
+        List<NstatCounters> ns1 = collect(testbed::nstat);
+        List<TcQdiscStats> nic1 = collect(testbed::hostNic);
         for (int h = 1; h <= hosts; h++) {
-            NstatCounters d = testbed.nstat(h).minus(ns0.get(h - 1));
+            NstatCounters d = ns1.get(h - 1).minus(ns0.get(h - 1));
             retrans += d.get(NstatCounters.RETRANS_SEGS);
             timeouts += d.get(NstatCounters.TIMEOUTS);
             syn += d.get(NstatCounters.SYN_RETRANS);
             opens += d.get(NstatCounters.ACTIVE_OPENS);
-            nicDrops += testbed.hostNic(h).minus(nic0.get(h - 1)).totalDrops();
+            nicDrops += nic1.get(h - 1).minus(nic0.get(h - 1)).totalDrops();
         }
         if (sampler.error() != null) {
             errors.add("connection sampling: " + sampler.error());
@@ -279,6 +278,24 @@ final class BenchRunner {
                 sw.totalDrops(), retrans, timeouts, syn, sampler.maxOverHosts(), sampler.maxPerPair(),
                 fmt(otherBefore), invalid.isEmpty() ? "" : " INVALID: " + invalid);
         return rec;
+    }
+
+    /** A per-host reading, taken for all hosts at once (each is a process start under load). */
+    private interface HostReading<T> {
+        T read(int host) throws IOException;
+    }
+
+    private <T> List<T> collect(HostReading<T> reading) throws Exception {
+        List<Future<T>> fs = new ArrayList<>();
+        for (int h = 1; h <= testbed.hosts(); h++) {
+            int host = h;
+            fs.add(pool.submit(() -> reading.read(host)));
+        }
+        List<T> out = new ArrayList<>();
+        for (Future<T> f : fs) {
+            out.add(f.get());
+        }
+        return out;
     }
 
     static String fmt(double v) {

@@ -68,7 +68,8 @@ public final class NetemuBench implements Runnable {
         String subnet;
         @Option(names = "--quick", description = "the short plan (< 10 min)")
         boolean quick;
-        @Option(names = "--repeats", description = "repeats per mode and point (default: quick 3, full 5)")
+        @Option(names = "--repeats", description = "repeats per mode and point, for every point (default: full 5; quick 3, sweeps and"
+                + " mixed stream 2)")
         Integer repeats;
         @Option(names = "--warmups", defaultValue = "1")
         int warmups;
@@ -76,7 +77,7 @@ public final class NetemuBench implements Runnable {
         List<String> families;
         @Option(names = "--trace", description = "FB trace (coflow-benchmark format) for the mixed stream")
         Path trace;
-        @Option(names = "--mixed-coflows", description = "coflows in the mixed stream (default: quick 10, full 25)")
+        @Option(names = "--mixed-coflows", description = "coflows in the mixed stream (default: quick 8, full 25)")
         Integer mixedCoflows;
         @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
         List<String> extra;
@@ -88,7 +89,7 @@ public final class NetemuBench implements Runnable {
             List<String> fams = families != null ? families : quick
                     ? List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed")
                     : List.of("small", "bulk", "mixed", "fetch-sweep", "reducer-sweep");
-            int mixed = mixedCoflows != null ? mixedCoflows : quick ? 10 : 25;
+            int mixed = mixedCoflows != null ? mixedCoflows : quick ? 8 : 25;
             Testbed testbed = new Testbed(prefix, subnet, hosts);
             List<AgentClient> agents = BenchRunner.clients(socketDir, hosts);
             List<Long> pids = new ArrayList<>();
@@ -117,7 +118,7 @@ public final class NetemuBench implements Runnable {
             long started = System.nanoTime();
             List<RunRecord> runs;
             try {
-                runs = runner.runAll(scenarios, reps, warmups, r -> {
+                runs = runner.runAll(scenarios, reps, repeats != null, warmups, r -> {
                     try {
                         Report.appendCsv(csv, r);
                     } catch (java.io.IOException e) {

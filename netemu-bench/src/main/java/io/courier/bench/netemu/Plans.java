@@ -22,25 +22,31 @@ final class Plans {
     private Plans() {
     }
 
+    /**
+     * The scenarios of the given families. The quick plan (bin/courier bench netemu --quick, under 10 minutes)
+     * runs the sweeps at three and two points with 2 repeats and a shorter mixed stream (coflows capped at 256 KB
+     * per reducer x host, 2 repeats); the full plan runs every point with the run's repeats.
+     */
     static List<Scenario> build(boolean quick, int hosts, long rateBitsPerSec, Path trace, int mixedCoflows,
             List<String> families) throws IOException {
+        int sweepRepeats = quick ? 2 : 0;
         List<Scenario> s = new ArrayList<>();
         if (families.contains("small")) {
-            s.add(single("small", "small 32 KB x 20 reducers x 5 fetches", 0, REDUCERS, SMALL_BYTES, FETCHES));
+            s.add(single("small", "small 32 KB x 20 reducers x 5 fetches", 0, REDUCERS, SMALL_BYTES, FETCHES, 0));
         }
         if (families.contains("bulk")) {
-            s.add(single("bulk", "bulk 128 KB x 20 reducers x 5 fetches", 0, REDUCERS, BULK_BYTES, FETCHES));
+            s.add(single("bulk", "bulk 128 KB x 20 reducers x 5 fetches", 0, REDUCERS, BULK_BYTES, FETCHES, 0));
         }
         if (families.contains("fetch-sweep")) {
             int[] fs = quick ? new int[] {1, 3, 8} : range(1, 15, 1);
             for (int f : fs) {
-                s.add(single("fetch-sweep", "fetches/reducer " + f, f, REDUCERS, SMALL_BYTES, f));
+                s.add(single("fetch-sweep", "fetches/reducer " + f, f, REDUCERS, SMALL_BYTES, f, sweepRepeats));
             }
         }
         if (families.contains("reducer-sweep")) {
             int[] rs = quick ? new int[] {10, 40} : range(10, 60, 10);
             for (int r : rs) {
-                s.add(single("reducer-sweep", "reducers/host " + r, r, r, SMALL_BYTES, FETCHES));
+                s.add(single("reducer-sweep", "reducers/host " + r, r, r, SMALL_BYTES, FETCHES, sweepRepeats));
             }
         }
         if (families.contains("mixed")) {
@@ -48,15 +54,17 @@ final class Plans {
                 System.err.println("netemu: mixed coflow stream skipped: FB trace not found at " + trace
                         + " (pass --trace; the repository expects ../shared/data/FB2010-1Hr-150-0.txt)");
             } else {
+                long cap = quick ? 256 * 1024 : 1 << 20;
                 s.add(new Scenario("mixed", "mixed stream of " + mixedCoflows + " FB-trace coflows", 0,
-                        mixed(FbTrace.read(trace), mixedCoflows, hosts, rateBitsPerSec, 7)));
+                        mixed(FbTrace.read(trace), mixedCoflows, hosts, rateBitsPerSec, 7, cap), quick ? 2 : 0));
             }
         }
         return s;
     }
 
-    private static Scenario single(String family, String label, double x, int reducers, long bytes, int fetches) {
-        return new Scenario(family, label, x, List.of(new CoflowSpec(reducers, 1, bytes, fetches, 0)));
+    private static Scenario single(String family, String label, double x, int reducers, long bytes, int fetches,
+            int repeats) {
+        return new Scenario(family, label, x, List.of(new CoflowSpec(reducers, 1, bytes, fetches, 0)), repeats);
     }
 
     static int[] range(int from, int to, int step) {
@@ -70,11 +78,12 @@ final class Plans {
     /**
      * {@code count} coflows sampled (seeded, in trace order) from the trace. Sizes: a coflow's bytes per
      * reducer x host are its trace megabytes scaled so that the median sampled coflow gets {@link #SMALL_BYTES},
-     * clamped to 4 KB..1 MB (the trace spans six orders of magnitude; the emulated links are 20x slower than the
+     * clamped to 4 KB..{@code maxBytes} (the trace spans six orders of magnitude; the emulated links are 20x slower than the
      * paper's). Reducers per host: the trace's reducers spread over the hosts, 1..10. Arrivals: the trace's
      * order and relative gaps, compressed so that the stream offers about half of the hosts' link capacity.
      */
-    static List<CoflowSpec> mixed(FbTrace trace, int count, int hosts, long rateBitsPerSec, long seed) {
+    static List<CoflowSpec> mixed(FbTrace trace, int count, int hosts, long rateBitsPerSec, long seed,
+            long maxBytes) {
         List<FbTrace.Entry> all = new ArrayList<>();
         for (FbTrace.Entry e : trace.coflows()) {
             if (e.totalMb() > 0) {
@@ -105,7 +114,7 @@ final class Plans {
         long[] bytes = new long[count];
         double totalWireBytes = 0;
         for (int i = 0; i < count; i++) {
-            bytes[i] = Math.max(4096, Math.min(1 << 20, Math.round(perReducerHostMb[i] * 1e6 * scale)));
+            bytes[i] = Math.max(4096, Math.min(maxBytes, Math.round(perReducerHostMb[i] * 1e6 * scale)));
             totalWireBytes += (double) bytes[i] * reducers[i] * hosts * (hosts - 1);
         }
         double duration = totalWireBytes * 8 / (hosts * (double) rateBitsPerSec * 0.5);
