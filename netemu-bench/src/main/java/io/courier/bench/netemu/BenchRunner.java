@@ -61,7 +61,10 @@ final class BenchRunner {
                             List<long[]> remoteBytesPerHost) {
     }
 
-    /** Runs every scenario {@code repeats} times per mode (unless it sets its own), after {@code warmups} unrecorded runs of the first. */
+    /**
+     * Runs every scenario {@code repeats} times per mode (unless it sets its own and {@code forceRepeats} is
+     * false), after {@code warmups} unrecorded runs of the first.
+     */
     List<RunRecord> runAll(List<Scenario> scenarios, int repeats, boolean forceRepeats, int warmups,
             java.util.function.Consumer<RunRecord> sink) throws Exception {
         List<RunRecord> out = new ArrayList<>();
@@ -227,6 +230,7 @@ final class BenchRunner {
         long retrans = 0;
         long timeouts = 0;
         long syn = 0;
+        long probes = 0;
         long opens = 0;
         long nicDrops = 0;
         List<NstatCounters> ns1 = collect(testbed::nstat);
@@ -236,6 +240,7 @@ final class BenchRunner {
             retrans += d.get(NstatCounters.RETRANS_SEGS);
             timeouts += d.get(NstatCounters.TIMEOUTS);
             syn += d.get(NstatCounters.SYN_RETRANS);
+            probes += d.get(NstatCounters.LOSS_PROBES);
             opens += d.get(NstatCounters.ACTIVE_OPENS);
             nicDrops += nic1.get(h - 1).minus(nic0.get(h - 1)).totalDrops();
         }
@@ -269,7 +274,7 @@ final class BenchRunner {
                 ccts, cct, median, single ? ideal : Double.NaN, efficiency, sw.totalDrops(), sw.totalPackets(),
                 sw.totalPackets() + sw.totalDrops() == 0 ? 0
                         : 100.0 * sw.totalDrops() / (sw.totalPackets() + sw.totalDrops()),
-                nicDrops, retrans, timeouts, syn, opens, sampler.maxOverHosts(), sampler.maxPerPair(),
+                nicDrops, retrans, timeouts, syn, probes, opens, sampler.maxOverHosts(), sampler.maxPerPair(),
                 cpu1.busyCoresSince(cpu0, cpus), cpu1.softirqCoresSince(cpu0, cpus), agentCores, otherBefore, load,
                 (lastEnd - t0) / 1e9, errors.size() > 20 ? errors.subList(0, 20) : errors, invalid.isEmpty(),
                 invalid);

@@ -68,8 +68,8 @@ public final class NetemuBench implements Runnable {
         String subnet;
         @Option(names = "--quick", description = "the short plan (< 10 min)")
         boolean quick;
-        @Option(names = "--repeats", description = "repeats per mode and point, for every point (default: full 5; quick 3, sweeps and"
-                + " mixed stream 2)")
+        @Option(names = "--repeats", description = "repeats per mode and point, for every point"
+                + " (default: full 5; quick 3, sweeps and mixed stream 2)")
         Integer repeats;
         @Option(names = "--warmups", defaultValue = "1")
         int warmups;

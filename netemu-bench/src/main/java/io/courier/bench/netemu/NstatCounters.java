@@ -14,6 +14,8 @@ record NstatCounters(Map<String, Long> values) {
     static final String TIMEOUTS = "TcpExtTCPTimeouts";
     static final String SYN_RETRANS = "TcpExtTCPSynRetrans";
     static final String ACTIVE_OPENS = "TcpActiveOpens";
+    /** Tail-loss probes: retransmissions without a loss (they count in TcpRetransSegs too). */
+    static final String LOSS_PROBES = "TcpExtTCPLossProbes";
     static final String OUT_SEGS = "TcpOutSegs";
 
     /** @throws IOException naming the line, for output that is not nstat's */

@@ -78,8 +78,8 @@ final class Plans {
     /**
      * {@code count} coflows sampled (seeded, in trace order) from the trace. Sizes: a coflow's bytes per
      * reducer x host are its trace megabytes scaled so that the median sampled coflow gets {@link #SMALL_BYTES},
-     * clamped to 4 KB..{@code maxBytes} (the trace spans six orders of magnitude; the emulated links are 20x slower than the
-     * paper's). Reducers per host: the trace's reducers spread over the hosts, 1..10. Arrivals: the trace's
+     * clamped to 4 KB..{@code maxBytes} (the trace spans six orders of magnitude; the emulated links are 20x
+     * slower than the paper's). Reducers per host: the trace's reducers spread over the hosts, 1..10. Arrivals: the trace's
      * order and relative gaps, compressed so that the stream offers about half of the hosts' link capacity.
      */
     static List<CoflowSpec> mixed(FbTrace trace, int count, int hosts, long rateBitsPerSec, long seed,

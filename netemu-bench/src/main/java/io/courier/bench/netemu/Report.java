@@ -24,7 +24,8 @@ import java.util.function.ToDoubleFunction;
 final class Report {
     private static final String[] CSV_HEADER = {"family", "label", "x", "mode", "repeat", "started_at", "cct_s",
         "median_cct_s", "ideal_s", "efficiency", "switch_drops", "switch_packets", "loss_pct", "host_nic_drops",
-        "retrans_segs", "rto_timeouts", "syn_retrans", "active_opens", "max_conn_per_host", "max_conn_per_pair",
+        "retrans_segs", "rto_timeouts", "syn_retrans", "loss_probes", "active_opens", "max_conn_per_host",
+        "max_conn_per_pair",
         "busy_cores", "softirq_cores", "agent_cores", "other_cores_before", "loadavg1", "wall_s", "valid",
         "invalid_reasons", "errors"};
 
@@ -38,14 +39,16 @@ final class Report {
         }
         Object[] v = {r.family(), r.label(), r.x(), r.mode(), r.repeat(), r.startedAt(), r.cct(), r.medianCct(),
             r.idealSec(), r.efficiency(), r.switchDrops(), r.switchPackets(), r.lossPct(), r.hostNicDrops(),
-            r.retransSegs(), r.timeouts(), r.synRetrans(), r.activeOpens(), r.maxConnPerHost(), r.maxConnPerPair(),
+            r.retransSegs(), r.timeouts(), r.synRetrans(), r.lossProbes(), r.activeOpens(), r.maxConnPerHost(),
+            r.maxConnPerPair(),
             r.busyCores(), r.softirqCores(), r.agentCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
             r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())};
         for (int i = 0; i < v.length; i++) {
             if (i > 0) {
                 b.append(',');
             }
-            String s = v[i] instanceof Double ? String.format(Locale.ROOT, "%.4f", (Double) v[i]) : String.valueOf(v[i]);
+            String s = v[i] instanceof Double ? String.format(Locale.ROOT, "%.4f", (Double) v[i])
+                    : String.valueOf(v[i]);
             b.append(s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s);
         }
         b.append('\n');
@@ -85,16 +88,17 @@ final class Report {
         o.println();
         o.println("Cells are min/median/max over runs. CCT: the coflow's completion time (mixed stream: the median"
                 + " coflow CCT of a run). Drops: switch-port drops; retx: TcpRetransSegs; RTO: TcpExtTCPTimeouts;"
-                + " SYN: TcpExtTCPSynRetrans (all summed over hosts); conns: max concurrent TCP connections to other"
+                + " SYN: TcpExtTCPSynRetrans; TLP: TcpExtTCPLossProbes (all summed over hosts); conns: max"
+                + " concurrent TCP connections to other"
                 + " hosts, per host and per host pair. Runs failing a validity check (under load, reducer error,"
                 + " merged bulk efficiency < 0.9, host NIC drops) are listed under \"all runs\" only.");
         for (Map.Entry<String, List<RunRecord>> e : byLabel(runs).entrySet()) {
             o.println();
             o.println("## " + e.getKey());
             o.println();
-            o.println("| runs | mode | n | CCT s | efficiency | switch drops | loss % | retx | RTO | SYN | conns/host"
-                    + " | conns/pair | emu CPU cores | foreign cores before |");
-            o.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            o.println("| runs | mode | n | CCT s | efficiency | switch drops | loss % | retx | RTO | SYN | TLP"
+                    + " | conns/host | conns/pair | emu CPU cores | foreign cores before |");
+            o.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (boolean validOnly : new boolean[] {true, false}) {
                 for (String mode : new String[] {"stock", "courier"}) {
                     List<RunRecord> rs = new ArrayList<>();
@@ -103,12 +107,14 @@ final class Report {
                             rs.add(r);
                         }
                     }
-                    o.printf(Locale.ROOT, "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                    o.printf(Locale.ROOT,
+                            "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                             validOnly ? "valid" : "all (incl. invalid)", mode, rs.size(),
                             mmm(rs, r -> "mixed".equals(r.family()) ? r.medianCct() : r.cct(), "%.3f"),
                             mmm(rs, RunRecord::efficiency, "%.2f"), mmm(rs, r -> r.switchDrops(), "%.0f"),
                             mmm(rs, RunRecord::lossPct, "%.2f"), mmm(rs, r -> r.retransSegs(), "%.0f"),
                             mmm(rs, r -> r.timeouts(), "%.0f"), mmm(rs, r -> r.synRetrans(), "%.0f"),
+                            mmm(rs, r -> r.lossProbes(), "%.0f"),
                             mmm(rs, r -> r.maxConnPerHost(), "%.0f"), mmm(rs, r -> r.maxConnPerPair(), "%.0f"),
                             mmm(rs, r -> r.agentCores() + r.softirqCores(), "%.2f"),
                             mmm(rs, RunRecord::otherCoresBefore, "%.2f"));

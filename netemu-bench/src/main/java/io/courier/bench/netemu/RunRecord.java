@@ -10,7 +10,7 @@ import java.util.List;
 record RunRecord(String family, String label, double x, String mode, int repeat, String startedAt,
                  List<Double> ccts, double cct, double medianCct, double idealSec, double efficiency,
                  long switchDrops, long switchPackets, double lossPct, long hostNicDrops,
-                 long retransSegs, long timeouts, long synRetrans, long activeOpens,
+                 long retransSegs, long timeouts, long synRetrans, long lossProbes, long activeOpens,
                  int maxConnPerHost, int maxConnPerPair,
                  double busyCores, double softirqCores, double agentCores, double otherCoresBefore,
                  double loadavg1, double wallSec, List<String> errors, boolean valid, List<String> invalidReasons) {

@@ -8,12 +8,16 @@ import java.util.TreeMap;
  * The open TCP connections of one emulated host toward other hosts, from its namespace's {@code /proc/net/tcp}
  * (what {@code ss -tn} reads; the file of any process in the namespace, read from the root namespace, costs no
  * process start, so it can be sampled every few milliseconds). Connections to the host itself and loopback do
- * not cross the switch and are not counted; LISTEN and TIME_WAIT sockets are not connections in flight.
+ * not cross the switch and are not counted; LISTEN, TIME_WAIT and half-closed idle sockets are not flows.
  * Immutable.
  */
 record TcpConnections(int total, Map<String, Integer> byPeer) {
-    /** /proc/net/tcp states counted: ESTABLISHED, SYN_SENT, SYN_RECV, FIN_WAIT1, CLOSE_WAIT, LAST_ACK, CLOSING. */
-    private static final String OPEN_STATES = "01 02 03 04 08 09 0B";
+    /**
+     * /proc/net/tcp states counted: ESTABLISHED, SYN_SENT, SYN_RECV and FIN_WAIT1 (a server that closed after
+     * writing still has data in flight). Not CLOSE_WAIT/LAST_ACK/CLOSING: the JDK's HTTP keep-alive cache holds
+     * sockets the server has closed in CLOSE_WAIT for seconds after their fetch ended, and they carry nothing.
+     */
+    private static final String OPEN_STATES = "01 02 03 04";
 
     /**
      * Counts the connections in {@code procNetTcp} whose peer is another host of {@code subnet} (e.g.

@@ -76,6 +76,7 @@ class MetricParsersTest {
         assertEquals(0, n.get(NstatCounters.TIMEOUTS));
         assertEquals(0, n.get(NstatCounters.SYN_RETRANS));
         assertEquals(163, n.get(NstatCounters.ACTIVE_OPENS));
+        assertEquals(57, n.get(NstatCounters.LOSS_PROBES));
         assertEquals(8640, n.get(NstatCounters.OUT_SEGS));
         assertEquals(0, n.get("NoSuchCounter"), "absent counters read as 0 (nstat -z prints zeros anyway)");
         NstatCounters before = NstatCounters.parse("#kernel\nTcpRetransSegs 11 0.0\nTcpActiveOpens 100 0.0\n");
@@ -107,9 +108,12 @@ class MetricParsersTest {
                 + "   1: 0100C90A:34FA 0200C90A:D001 06 0:0\n"      // TIME_WAIT: not in flight
                 + "   2: 00000000:34FA 00000000:0000 0A 0:0\n"      // LISTEN
                 + "   3: 0100007F:34FB 0100007F:D002 01 0:0\n"      // loopback relay
-                + "   4: 0100C90A:D003 0300C90A:34FA 02 0:0\n";     // SYN_SENT to host 3: counts
+                + "   4: 0100C90A:D003 0300C90A:34FA 02 0:0\n"     // SYN_SENT to host 3: counts
+                + "   5: 0100C90A:D004 0300C90A:34FA 08 0:0\n"     // CLOSE_WAIT (JDK keep-alive cache): idle
+                + "   6: 0100C90A:34FA 0400C90A:D005 04 0:0\n";    // FIN_WAIT1: server closed, data in flight
         TcpConnections c = TcpConnections.parse(text, "10.201.0.1", "10.201.0");
-        assertEquals(2, c.total());
+        assertEquals(3, c.total());
+        assertEquals(Map.of("10.201.0.2", 1, "10.201.0.3", 1, "10.201.0.4", 1), c.byPeer());
         assertEquals("10.201.0.2", TcpConnections.ip("0200C90A:D000", "x"));
         assertThrows(IOException.class, () -> TcpConnections.parse("garbage line\n", "10.201.0.1", "10.201.0"));
     }
