@@ -40,11 +40,12 @@ import java.util.stream.Stream;
  * The benchmark's process in one emulated host: the node's shuffle service ({@link CourierShuffleHandler}, i.e.
  * Hadoop's ShuffleHandler on port 13562 plus the Courier proxy on 13563, as a NodeManager runs it) and that
  * host's reducers, driven by the coordinator over a Unix socket (control traffic never crosses the emulated
- * switch). Owner of the handler and of the request threads; {@link #serve} returns after a QUIT request and
- * stops everything it started.
+ * switch). Owner of the handler and of the request threads; {@link #serve} returns after a QUIT request (or the
+ * process ends on SIGTERM from netemu.sh, whose namespaces go with it) and stops everything it started.
  *
- * <p>Threads: one acceptor (the caller of {@link #serve}); one thread per request connection; RUN starts one
- * thread per reducer and waits for them on the request's thread.
+ * <p>Threads: one acceptor (the caller of {@link #serve}); one thread per request connection, so requests run
+ * concurrently (the coflows of a mixed stream); RUN starts one thread per reducer and waits for them on the
+ * request's thread.
  */
 final class HostAgent {
     private static final Logger LOG = LoggerFactory.getLogger(HostAgent.class);
@@ -57,6 +58,7 @@ final class HostAgent {
     private final File work;
     private final File localDir;
     private CourierShuffleHandler handler;
+    private volatile ServerSocketChannel server;
 
     HostAgent(int host, String ip, Path socket, File work) {
         this.host = host;
@@ -83,33 +85,25 @@ final class HostAgent {
         Files.deleteIfExists(socket);
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
+            this.server = server;
             LOG.info("host {} ({}) ready: shuffle port {}, proxy {}, control socket {}", host, ip,
                     BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(), socket);
             System.out.println("READY " + host);
             System.out.flush();
             while (true) {
-                SocketChannel c = server.accept();
-                Future<Boolean> quit = requests.submit(() -> handle(c));
-                if (peekQuit(quit)) {
-                    break;
+                SocketChannel c;
+                try {
+                    c = server.accept();
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    break; // a QUIT request closed the server socket
                 }
+                requests.execute(() -> handle(c));
             }
         } finally {
             requests.shutdownNow();
             requests.awaitTermination(10, TimeUnit.SECONDS);
             handler.stop();
             Files.deleteIfExists(socket);
-        }
-    }
-
-    /** QUIT is answered at once; other requests run on. */
-    private static boolean peekQuit(Future<Boolean> f) throws InterruptedException {
-        try {
-            return f.get(50, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            return false;
-        } catch (java.util.concurrent.ExecutionException e) {
-            return false;
         }
     }
 
@@ -124,12 +118,12 @@ final class HostAgent {
         return c;
     }
 
-    private boolean handle(SocketChannel c) {
+    private void handle(SocketChannel c) {
         try (c; BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(c),
                 StandardCharsets.UTF_8)); OutputStream out = Channels.newOutputStream(c)) {
             String line = in.readLine();
             if (line == null) {
-                return false;
+                return;
             }
             AgentMessages.Request req = JSON.readValue(line, AgentMessages.Request.class);
             AgentMessages.Response resp;
@@ -142,10 +136,11 @@ final class HostAgent {
             }
             out.write((JSON.writeValueAsString(resp) + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
-            return req.op() == AgentMessages.Op.QUIT;
+            if (req.op() == AgentMessages.Op.QUIT) {
+                server.close(); // ends the accept loop, which stops everything
+            }
         } catch (IOException e) {
             LOG.warn("host {}: control connection failed: {}", host, e.toString());
-            return false;
         }
     }
 
