@@ -74,6 +74,10 @@ final class Plots {
                 .title("Mixed FB-trace stream: CDF of coflow completion times (all runs)")
                 .xAxisTitle("coflow completion time (s)").yAxisTitle("fraction of coflows").build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
+        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisMax(1.0);
+        // Fractions: two decimals, or XChart labels the ticks .0625, .125, ...
+        chart.getStyler().setYAxisDecimalPattern("0.00");
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
         chart.getStyler().setMarkerSize(0);
         boolean any = false;
