@@ -1,0 +1,313 @@
+package io.courier.bench.netemu;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs scenarios on the running agents: prepares each scenario's map outputs once (the same bytes for both
+ * modes), then repeats stock and Courier interleaved (S C C S S C ...), each run started on every host at one
+ * CLOCK_MONOTONIC deadline, and measures it (CCT, switch drops, TCP counters, connections, CPU) with the validity
+ * checks of the research note. Owner of its request threads; used from one thread.
+ */
+final class BenchRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(BenchRunner.class);
+    /** Foreign CPU (cores) before a run above which the run is "under load" (the research note's check). */
+    static final double IDLE_OTHER_CORES = 0.1;
+    /** Efficiency the merged bulk case must reach, or the emulator itself was starved (research note §6). */
+    static final double MIN_BULK_EFFICIENCY = 0.9;
+    /** Payload share of a full 1514-byte frame (1448 bytes of TCP payload with timestamps). */
+    static final double PAYLOAD_SHARE = 1448.0 / 1514.0;
+
+    private final Testbed testbed;
+    private final List<AgentClient> agents;
+    private final List<Long> agentPids;
+    private final long rateBitsPerSec;
+    private final int cpus = Runtime.getRuntime().availableProcessors();
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "netemu-coordinator");
+        t.setDaemon(true);
+        return t;
+    });
+    private int nextCoflow = 1;
+
+    BenchRunner(Testbed testbed, List<AgentClient> agents, List<Long> agentPids, long rateBitsPerSec) {
+        this.testbed = testbed;
+        this.agents = agents;
+        this.agentPids = agentPids;
+        this.rateBitsPerSec = rateBitsPerSec;
+    }
+
+    static List<AgentClient> clients(Path socketDir, int hosts) {
+        List<AgentClient> l = new ArrayList<>();
+        for (int h = 1; h <= hosts; h++) {
+            l.add(new AgentClient(h, socketDir.resolve("agent-" + h + ".sock")));
+        }
+        return l;
+    }
+
+    /** A scenario's coflows with their job numbers and expected bytes, ready on every host. */
+    private record Prepared(Scenario scenario, List<Integer> ids, List<long[]> expectedPerPartition,
+                            List<long[]> remoteBytesPerHost) {
+    }
+
+    /**
+     * Runs every scenario {@code repeats} times per mode (unless it sets its own and {@code forceRepeats} is
+     * false), after {@code warmups} unrecorded runs of the first.
+     */
+    List<RunRecord> runAll(List<Scenario> scenarios, int repeats, boolean forceRepeats, int warmups,
+            java.util.function.Consumer<RunRecord> sink) throws Exception {
+        List<RunRecord> out = new ArrayList<>();
+        boolean first = true;
+        for (Scenario s : scenarios) {
+            Prepared p = prepare(s);
+            try {
+                if (first) {
+                    for (int w = 0; w < warmups; w++) {
+                        LOG.info("warm-up {} of {}: {}", w + 1, warmups, s.label());
+                        run(p, Mode.STOCK, -1);
+                        run(p, Mode.COURIER, -1);
+                    }
+                    first = false;
+                }
+                int n = s.repeats() > 0 && !forceRepeats ? s.repeats() : repeats;
+                for (int r = 0; r < n; r++) {
+                    List<Mode> order = new ArrayList<>(List.of(Mode.STOCK, Mode.COURIER));
+                    if (r % 2 == 1) {
+                        Collections.reverse(order);
+                    }
+                    for (Mode m : order) {
+                        RunRecord rec = run(p, m, r);
+                        out.add(rec);
+                        sink.accept(rec);
+                    }
+                }
+            } finally {
+                finish(p);
+            }
+        }
+        return out;
+    }
+
+    private Prepared prepare(Scenario s) throws Exception {
+        int hosts = testbed.hosts();
+        List<Integer> ids = new ArrayList<>();
+        List<long[]> expected = new ArrayList<>();
+        List<long[]> remote = new ArrayList<>();
+        for (CoflowSpec c : s.coflows()) {
+            int id = nextCoflow++;
+            int partitions = hosts * c.reducersPerHost();
+            AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.PREPARE, id, hosts,
+                    c.mapsPerHost(), partitions, c.segmentBytes(), null, 0, null, 0);
+            List<Future<AgentMessages.Response>> fs = new ArrayList<>();
+            for (AgentClient a : agents) {
+                fs.add(pool.submit(() -> a.call(req)));
+            }
+            long[] perPartition = new long[partitions];
+            long[] remoteIn = new long[hosts + 1];
+            for (int h = 1; h <= hosts; h++) {
+                long[] lengths = fs.get(h - 1).get().partLengths();
+                for (int m = 0; m < c.mapsPerHost(); m++) {
+                    for (int p = 0; p < partitions; p++) {
+                        long len = lengths[m * partitions + p];
+                        perPartition[p] += len;
+                        int reducerHost = p / c.reducersPerHost() + 1;
+                        if (reducerHost != h) {
+                            remoteIn[reducerHost] += len;
+                        }
+                    }
+                }
+            }
+            ids.add(id);
+            expected.add(perPartition);
+            remote.add(remoteIn);
+        }
+        LOG.info("prepared {}: coflows {}", s.label(), ids);
+        return new Prepared(s, ids, expected, remote);
+    }
+
+    private void finish(Prepared p) {
+        for (int id : p.ids()) {
+            AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.FINISH, id, 0, 0, 0, 0, null, 0,
+                    null, 0);
+            for (AgentClient a : agents) {
+                try {
+                    a.call(req);
+                } catch (IOException e) {
+                    LOG.warn("finishing coflow {}: {}", id, e.getMessage());
+                }
+            }
+        }
+    }
+
+    private RunRecord run(Prepared p, Mode mode, int repeat) throws Exception {
+        Scenario s = p.scenario();
+        int hosts = testbed.hosts();
+        // Idle check: foreign CPU over one second before the run (our agents idle, so all busy time is foreign
+        // or our coordinator's), and the load average.
+        long agentTicks0 = Testbed.ticksOf(agentPids);
+        CpuTimes idle0 = Testbed.cpu();
+        Thread.sleep(1000);
+        CpuTimes idle1 = Testbed.cpu();
+        long agentTicks1 = Testbed.ticksOf(agentPids);
+        double otherBefore = Math.max(0, idle1.busyCoresSince(idle0, cpus)
+                - cpus * (double) (agentTicks1 - agentTicks0) / Math.max(1, idle1.total() - idle0.total()));
+        double load = Testbed.loadavg1();
+
+        TcQdiscStats sw0 = testbed.switchPorts();
+        List<NstatCounters> ns0 = collect(testbed::nstat);
+        List<TcQdiscStats> nic0 = collect(testbed::hostNic);
+        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids);
+        String startedAt = Instant.now().toString();
+        CpuTimes cpu0 = Testbed.cpu();
+        long ticks0 = Testbed.ticksOf(agentPids);
+        sampler.start();
+        long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        List<List<Future<AgentMessages.Response>>> futures = new ArrayList<>();
+        for (int c = 0; c < s.coflows().size(); c++) {
+            CoflowSpec spec = s.coflows().get(c);
+            int id = p.ids().get(c);
+            long start = t0 + (long) (spec.arrivalSec() * 1e9);
+            List<Future<AgentMessages.Response>> perHost = new ArrayList<>();
+            for (AgentClient a : agents) {
+                List<Integer> reducers = new ArrayList<>();
+                for (int r = 0; r < spec.reducersPerHost(); r++) {
+                    reducers.add((a.host() - 1) * spec.reducersPerHost() + r);
+                }
+                AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.RUN, id, hosts,
+                        spec.mapsPerHost(), hosts * spec.reducersPerHost(), spec.segmentBytes(), mode,
+                        spec.parallelCopies(), reducers, start);
+                perHost.add(pool.submit(() -> a.call(req)));
+            }
+            futures.add(perHost);
+        }
+        List<String> errors = new ArrayList<>();
+        List<Double> ccts = new ArrayList<>();
+        double ideal = 0;
+        long lastEnd = t0;
+        for (int c = 0; c < futures.size(); c++) {
+            CoflowSpec spec = s.coflows().get(c);
+            long start = t0 + (long) (spec.arrivalSec() * 1e9);
+            long end = start;
+            long[] expected = p.expectedPerPartition().get(c);
+            for (Future<AgentMessages.Response> f : futures.get(c)) {
+                try {
+                    for (AgentMessages.ReducerResult r : f.get().reducers()) {
+                        end = Math.max(end, r.endNanos());
+                        if (r.error() != null) {
+                            errors.add(r.error());
+                        } else if (r.bytes() != expected[r.partition()]) {
+                            errors.add("coflow " + p.ids().get(c) + " reducer " + r.partition() + " (" + mode
+                                    + ") got " + r.bytes() + " bytes, expected " + expected[r.partition()]);
+                        }
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    errors.add(String.valueOf(e.getCause().getMessage()));
+                }
+            }
+            lastEnd = Math.max(lastEnd, end);
+            ccts.add((end - start) / 1e9);
+            long maxRemote = 0;
+            for (long b : p.remoteBytesPerHost().get(c)) {
+                maxRemote = Math.max(maxRemote, b);
+            }
+            ideal = Math.max(ideal, maxRemote * 8.0 / (rateBitsPerSec * PAYLOAD_SHARE));
+        }
+        sampler.stop();
+        CpuTimes cpu1 = Testbed.cpu();
+        long ticks1 = Testbed.ticksOf(agentPids);
+        TcQdiscStats sw = testbed.switchPorts().minus(sw0);
+        long retrans = 0;
+        long timeouts = 0;
+        long syn = 0;
+        long probes = 0;
+        long opens = 0;
+        long nicDrops = 0;
+        List<NstatCounters> ns1 = collect(testbed::nstat);
+        List<TcQdiscStats> nic1 = collect(testbed::hostNic);
+        for (int h = 1; h <= hosts; h++) {
+            NstatCounters d = ns1.get(h - 1).minus(ns0.get(h - 1));
+            retrans += d.get(NstatCounters.RETRANS_SEGS);
+            timeouts += d.get(NstatCounters.TIMEOUTS);
+            syn += d.get(NstatCounters.SYN_RETRANS);
+            probes += d.get(NstatCounters.LOSS_PROBES);
+            opens += d.get(NstatCounters.ACTIVE_OPENS);
+            nicDrops += nic1.get(h - 1).minus(nic0.get(h - 1)).totalDrops();
+        }
+        if (sampler.error() != null) {
+            errors.add("connection sampling: " + sampler.error());
+        }
+        double cct = Collections.max(ccts);
+        List<Double> sortedCcts = new ArrayList<>(ccts);
+        Collections.sort(sortedCcts);
+        double median = Stats.median(sortedCcts);
+        boolean single = s.coflows().size() == 1;
+        double efficiency = single ? ideal / cct : Double.NaN;
+        long dt = Math.max(1, cpu1.total() - cpu0.total());
+        double agentCores = cpus * (double) (ticks1 - ticks0) / dt;
+        List<String> invalid = new ArrayList<>();
+        if (!errors.isEmpty()) {
+            invalid.add("reducer errors or wrong byte counts (" + errors.size() + ")");
+        }
+        if (otherBefore >= IDLE_OTHER_CORES) {
+            invalid.add(String.format("under load: %.2f foreign cores before the run (loadavg %.2f)", otherBefore,
+                    load));
+        }
+        if (mode == Mode.COURIER && "bulk".equals(s.family()) && efficiency < MIN_BULK_EFFICIENCY) {
+            invalid.add(String.format("merged bulk efficiency %.2f < %.1f (emulator starved)", efficiency,
+                    MIN_BULK_EFFICIENCY));
+        }
+        if (nicDrops > 0) {
+            invalid.add(nicDrops + " host NIC drops (the switch must be the only bottleneck)");
+        }
+        RunRecord rec = new RunRecord(s.family(), s.label(), s.x(), mode.name().toLowerCase(), repeat, startedAt,
+                ccts, cct, median, single ? ideal : Double.NaN, efficiency, sw.totalDrops(), sw.totalPackets(),
+                sw.totalPackets() + sw.totalDrops() == 0 ? 0
+                        : 100.0 * sw.totalDrops() / (sw.totalPackets() + sw.totalDrops()),
+                nicDrops, retrans, timeouts, syn, probes, opens, sampler.maxOverHosts(), sampler.maxPerPair(),
+                cpu1.busyCoresSince(cpu0, cpus), cpu1.softirqCoresSince(cpu0, cpus), agentCores, otherBefore, load,
+                (lastEnd - t0) / 1e9, errors.size() > 20 ? errors.subList(0, 20) : errors, invalid.isEmpty(),
+                invalid);
+        LOG.info("{} {} #{}: CCT {} s (median {}), drops {}, retrans {}, RTO {}, SYN retx {}, max conns/host {}, "
+                        + "pair {}, other cores before {}{}", s.label(), mode, repeat, fmt(cct), fmt(median),
+                sw.totalDrops(), retrans, timeouts, syn, sampler.maxOverHosts(), sampler.maxPerPair(),
+                fmt(otherBefore), invalid.isEmpty() ? "" : " INVALID: " + invalid);
+        return rec;
+    }
+
+    /** A per-host reading, taken for all hosts at once (each is a process start under load). */
+    private interface HostReading<T> {
+        T read(int host) throws IOException;
+    }
+
+    private <T> List<T> collect(HostReading<T> reading) throws Exception {
+        List<Future<T>> fs = new ArrayList<>();
+        for (int h = 1; h <= testbed.hosts(); h++) {
+            int host = h;
+            fs.add(pool.submit(() -> reading.read(host)));
+        }
+        List<T> out = new ArrayList<>();
+        for (Future<T> f : fs) {
+            out.add(f.get());
+        }
+        return out;
+    }
+
+    static String fmt(double v) {
+        return String.format("%.3f", v);
+    }
+
+    void close() {
+        pool.shutdownNow();
+    }
+}

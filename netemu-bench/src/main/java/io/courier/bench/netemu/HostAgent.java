@@ -1,0 +1,243 @@
+package io.courier.bench.netemu;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.courier.shuffle.nm.CourierShuffleHandler;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.ShuffleHandler;
+import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
+import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
+import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The benchmark's process in one emulated host: the node's shuffle service ({@link CourierShuffleHandler}, i.e.
+ * Hadoop's ShuffleHandler on port 13562 plus the Courier proxy on 13563, as a NodeManager runs it) and that
+ * host's reducers, driven by the coordinator over a Unix socket (control traffic never crosses the emulated
+ * switch). Owner of the handler and of the request threads; {@link #serve} returns after a QUIT request (or the
+ * process ends on SIGTERM from netemu.sh, whose namespaces go with it) and stops everything it started.
+ *
+ * <p>Threads: one acceptor (the caller of {@link #serve}); one thread per request connection, so requests run
+ * concurrently (the coflows of a mixed stream); RUN starts one thread per reducer and waits for them on the
+ * request's thread.
+ */
+final class HostAgent {
+    private static final Logger LOG = LoggerFactory.getLogger(HostAgent.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final int host;
+    private final String ip;
+    private final String subnet;
+    private final Path socket;
+    private final File work;
+    private final File localDir;
+    private CourierShuffleHandler handler;
+    private volatile ServerSocketChannel server;
+
+    HostAgent(int host, String ip, Path socket, File work) {
+        this.host = host;
+        this.ip = ip;
+        this.subnet = ip.substring(0, ip.lastIndexOf('.'));
+        this.socket = socket;
+        this.work = work;
+        this.localDir = new File(work, "nm-local");
+    }
+
+    /** Starts the shuffle service, serves requests until QUIT, stops everything. */
+    void serve() throws Exception {
+        if (!localDir.mkdirs() && !localDir.isDirectory()) {
+            throw new IOException("host " + host + ": cannot create " + localDir);
+        }
+        handler = new CourierShuffleHandler();
+        handler.init(nmConf());
+        handler.start();
+        ExecutorService requests = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "netemu-request");
+            t.setDaemon(true);
+            return t;
+        });
+        Files.deleteIfExists(socket);
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(socket));
+            this.server = server;
+            LOG.info("host {} ({}) ready: shuffle port {}, proxy {}, control socket {}", host, ip,
+                    BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(), socket);
+            System.out.println("READY " + host);
+            System.out.flush();
+            while (true) {
+                SocketChannel c;
+                try {
+                    c = server.accept();
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    break; // a QUIT request closed the server socket
+                }
+                requests.execute(() -> handle(c));
+            }
+        } finally {
+            requests.shutdownNow();
+            requests.awaitTermination(10, TimeUnit.SECONDS);
+            handler.stop();
+            Files.deleteIfExists(socket);
+        }
+    }
+
+    private Configuration nmConf() {
+        Configuration c = new Configuration(false);
+        c.set("yarn.nodemanager.address", ip + ":0");
+        c.set("yarn.nodemanager.local-dirs", localDir.getAbsolutePath());
+        c.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, BenchIds.SHUFFLE_PORT);
+        c.set("courier.proxy.port", "-1");
+        c.set("courier.proxy.port-offset", Integer.toString(BenchIds.PROXY_PORT_OFFSET));
+        c.set("courier.proxy.host", ip);
+        return c;
+    }
+
+    private void handle(SocketChannel c) {
+        try (c; BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(c),
+                StandardCharsets.UTF_8)); OutputStream out = Channels.newOutputStream(c)) {
+            String line = in.readLine();
+            if (line == null) {
+                return;
+            }
+            AgentMessages.Request req = JSON.readValue(line, AgentMessages.Request.class);
+            AgentMessages.Response resp;
+            try {
+                resp = dispatch(req);
+            } catch (Exception e) {
+                LOG.warn("host {}: {} failed", host, req.op(), e);
+                resp = AgentMessages.Response.failure("host " + host + ": " + req.op() + " of coflow "
+                        + req.coflow() + " failed: " + e);
+            }
+            out.write((JSON.writeValueAsString(resp) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            if (req.op() == AgentMessages.Op.QUIT) {
+                server.close(); // ends the accept loop, which stops everything
+            }
+        } catch (IOException e) {
+            LOG.warn("host {}: control connection failed: {}", host, e.toString());
+        }
+    }
+
+    private AgentMessages.Response dispatch(AgentMessages.Request req) throws Exception {
+        switch (req.op()) {
+            case PING:
+            case QUIT:
+                return AgentMessages.Response.success();
+            case PREPARE:
+                return prepare(req);
+            case RUN:
+                return run(req);
+            case FINISH:
+                return finish(req);
+            default:
+                throw new IllegalArgumentException("unknown op " + req.op());
+        }
+    }
+
+    private AgentMessages.Response prepare(AgentMessages.Request req) throws IOException {
+        int coflow = req.coflow();
+        long[] sizes = new long[req.partitions()];
+        java.util.Arrays.fill(sizes, req.partitionBytes());
+        long[] all = new long[req.mapsPerHost() * req.partitions()];
+        for (int m = 0; m < req.mapsPerHost(); m++) {
+            int index = (host - 1) * req.mapsPerHost() + m;
+            long[] lengths = SyntheticMapOutputs.write(localDir, BenchIds.USER, BenchIds.app(coflow),
+                    BenchIds.mapAttempt(coflow, index), sizes, 31L * coflow + index);
+            System.arraycopy(lengths, 0, all, m * req.partitions(), lengths.length);
+        }
+        handler.initializeApplication(new ApplicationInitializationContext(BenchIds.USER, appId(coflow),
+                jobTokenData(coflow)));
+        return new AgentMessages.Response(true, null, all, null, ProcessHandle.current().pid());
+    }
+
+    private AgentMessages.Response run(AgentMessages.Request req) throws Exception {
+        ByteBuffer meta = handler.getMetaData();
+        List<ReducerRun> runs = new ArrayList<>();
+        for (int p : req.reducers()) {
+            runs.add(new ReducerRun(req.coflow(), p, req.hosts(), req.mapsPerHost(), req.partitions(), req.mode(),
+                    req.parallelCopies(), subnet, work, meta, ip));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, runs.size()), r -> {
+            Thread t = new Thread(r, "netemu-reducer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            // All reducers of all hosts start together at the coordinator's deadline.
+            long wait = req.startNanos() - System.nanoTime();
+            if (wait > 0) {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            }
+            List<Future<AgentMessages.ReducerResult>> fs = new ArrayList<>();
+            for (ReducerRun r : runs) {
+                fs.add(pool.submit(r::call));
+            }
+            List<AgentMessages.ReducerResult> results = new ArrayList<>();
+            for (Future<AgentMessages.ReducerResult> f : fs) {
+                results.add(f.get());
+            }
+            return new AgentMessages.Response(true, null, null, results, ProcessHandle.current().pid());
+        } finally {
+            pool.shutdownNow();
+            for (ReducerRun r : runs) {
+                deleteTree(r.workDir().toPath());
+            }
+        }
+    }
+
+    private AgentMessages.Response finish(AgentMessages.Request req) throws IOException {
+        handler.stopApplication(new ApplicationTerminationContext(appId(req.coflow())));
+        deleteTree(new File(localDir, "usercache/" + BenchIds.USER + "/appcache/" + BenchIds.app(req.coflow()))
+                .toPath());
+        return AgentMessages.Response.success();
+    }
+
+    private static ApplicationId appId(int coflow) {
+        return ApplicationId.newInstance(BenchIds.CLUSTER_TS, coflow);
+    }
+
+    /** What the MR ApplicationMaster sends the shuffle service for a job: the job token (secret = HMAC key). */
+    private static ByteBuffer jobTokenData(int coflow) throws IOException {
+        JobTokenIdentifier id = new JobTokenIdentifier(new Text(BenchIds.job(coflow)));
+        Token<JobTokenIdentifier> token = new Token<>(id.getBytes(), BenchIds.secret(coflow), id.getKind(),
+                new Text("shuffle"));
+        return ShuffleHandler.serializeServiceData(token);
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

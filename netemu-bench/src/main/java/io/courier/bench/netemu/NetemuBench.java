@@ -1,0 +1,139 @@
+package io.courier.bench.netemu;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Entry point of the emulated-network benchmark. {@code agent}: the process of one emulated host (started in its
+ * namespace by {@code bench/netemu/netemu.sh start-agents}). {@code run}: the coordinator (root namespace), which
+ * drives the agents and writes the report. Run through {@code bin/courier bench netemu}.
+ */
+@Command(name = "netemu-bench", mixinStandardHelpOptions = true, subcommands = {NetemuBench.Agent.class,
+    NetemuBench.Run.class}, description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
+public final class NetemuBench implements Runnable {
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new NetemuBench()).execute(args));
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.err);
+    }
+
+    /** One emulated host's JVM: shuffle service plus reducers. */
+    @Command(name = "agent", description = "Serve map outputs and run reducers in one host namespace.")
+    static final class Agent implements Callable<Integer> {
+        @Option(names = "--host", required = true, description = "host number, 1..N")
+        int host;
+        @Option(names = "--ip", required = true, description = "this host's address")
+        String ip;
+        @Option(names = "--socket", required = true, description = "Unix control socket path")
+        Path socket;
+        @Option(names = "--dir", required = true, description = "work directory (map outputs, spills)")
+        File dir;
+
+        @Override
+        public Integer call() throws Exception {
+            new HostAgent(host, ip, socket, dir).serve();
+            return 0;
+        }
+    }
+
+    /** The coordinator: runs the plan on the agents and writes CSV/JSON, summary.md and PNG plots. */
+    @Command(name = "run", description = "Run the benchmark on running agents and write the report.")
+    static final class Run implements Callable<Integer> {
+        @Option(names = "--hosts", required = true)
+        int hosts;
+        @Option(names = "--rate-mbit", required = true, description = "switch port rate (Mbit/s)")
+        long rateMbit;
+        @Option(names = "--socket-dir", required = true)
+        Path socketDir;
+        @Option(names = "--out", required = true)
+        Path out;
+        @Option(names = "--prefix", defaultValue = "cne-")
+        String prefix;
+        @Option(names = "--subnet", defaultValue = "10.201.0")
+        String subnet;
+        @Option(names = "--quick", description = "the short plan (< 10 min)")
+        boolean quick;
+        @Option(names = "--repeats", description = "repeats per mode and point, for every point"
+                + " (default: full 5; quick 3, sweeps and mixed stream 2)")
+        Integer repeats;
+        @Option(names = "--warmups", defaultValue = "1")
+        int warmups;
+        @Option(names = "--families", split = ",", description = "small,bulk,fetch-sweep,reducer-sweep,mixed")
+        List<String> families;
+        @Option(names = "--trace", description = "FB trace (coflow-benchmark format) for the mixed stream")
+        Path trace;
+        @Option(names = "--mixed-coflows", description = "coflows in the mixed stream (default: quick 8, full 25)")
+        Integer mixedCoflows;
+        @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
+        List<String> extra;
+
+        @Override
+        public Integer call() throws Exception {
+            Files.createDirectories(out);
+            int reps = repeats != null ? repeats : quick ? 3 : 5;
+            List<String> fams = families != null ? families : quick
+                    ? List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed")
+                    : List.of("small", "bulk", "mixed", "fetch-sweep", "reducer-sweep");
+            int mixed = mixedCoflows != null ? mixedCoflows : quick ? 8 : 25;
+            Testbed testbed = new Testbed(prefix, subnet, hosts);
+            List<AgentClient> agents = BenchRunner.clients(socketDir, hosts);
+            List<Long> pids = new ArrayList<>();
+            for (AgentClient a : agents) {
+                pids.add(a.call(AgentMessages.Request.simple(AgentMessages.Op.PING)).pid());
+            }
+            List<Scenario> scenarios = Plans.build(quick, hosts, rateMbit * 1_000_000L, trace, mixed, fams);
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("date", Instant.now().toString());
+            config.put("hosts", hosts);
+            config.put("switch port rate", rateMbit + " Mbit/s");
+            config.put("plan", quick ? "quick" : "full");
+            config.put("repeats per mode", reps);
+            config.put("families", fams);
+            config.put("cpus", Runtime.getRuntime().availableProcessors());
+            config.put("loadavg at start", Testbed.loadavg1());
+            if (extra != null) {
+                for (String kv : extra) {
+                    int eq = kv.indexOf('=');
+                    config.put(eq < 0 ? kv : kv.substring(0, eq), eq < 0 ? "" : kv.substring(eq + 1));
+                }
+            }
+            Path csv = out.resolve("runs.csv");
+            Files.deleteIfExists(csv);
+            BenchRunner runner = new BenchRunner(testbed, agents, pids, rateMbit * 1_000_000L);
+            long started = System.nanoTime();
+            List<RunRecord> runs;
+            try {
+                runs = runner.runAll(scenarios, reps, repeats != null, warmups, r -> {
+                    try {
+                        Report.appendCsv(csv, r);
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+            } finally {
+                runner.close();
+            }
+            config.put("benchmark wall time", String.format("%.0f s", (System.nanoTime() - started) / 1e9));
+            Report.writeAll(out, config, runs);
+            System.out.println(Files.readString(out.resolve("summary.md")));
+            System.out.println("netemu: report in " + out.toAbsolutePath() + " (" + Arrays.toString(
+                    out.toFile().list()) + ")");
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.courier.bench.netemu;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Writes a benchmark's results: {@code runs.csv} and {@code runs.json} (every run, valid or not),
+ * {@code summary.md} (min/median/max per scenario and mode, valid runs and all runs kept apart) and the PNG plots.
+ * Stateless.
+ */
+final class Report {
+    private static final String[] CSV_HEADER = {"family", "label", "x", "mode", "repeat", "started_at", "cct_s",
+        "median_cct_s", "ideal_s", "efficiency", "switch_drops", "switch_packets", "loss_pct", "host_nic_drops",
+        "retrans_segs", "rto_timeouts", "syn_retrans", "loss_probes", "active_opens", "max_conn_per_host",
+        "max_conn_per_pair",
+        "busy_cores", "softirq_cores", "agent_cores", "other_cores_before", "loadavg1", "wall_s", "valid",
+        "invalid_reasons", "errors"};
+
+    private Report() {
+    }
+
+    static void appendCsv(Path csv, RunRecord r) throws IOException {
+        StringBuilder b = new StringBuilder();
+        if (!Files.exists(csv)) {
+            b.append(String.join(",", CSV_HEADER)).append('\n');
+        }
+        Object[] v = {r.family(), r.label(), r.x(), r.mode(), r.repeat(), r.startedAt(), r.cct(), r.medianCct(),
+            r.idealSec(), r.efficiency(), r.switchDrops(), r.switchPackets(), r.lossPct(), r.hostNicDrops(),
+            r.retransSegs(), r.timeouts(), r.synRetrans(), r.lossProbes(), r.activeOpens(), r.maxConnPerHost(),
+            r.maxConnPerPair(),
+            r.busyCores(), r.softirqCores(), r.agentCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
+            r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())};
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            String s = v[i] instanceof Double ? String.format(Locale.ROOT, "%.4f", (Double) v[i])
+                    : String.valueOf(v[i]);
+            b.append(s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s);
+        }
+        b.append('\n');
+        Files.writeString(csv, b.toString(), StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    static void writeAll(Path dir, Map<String, Object> config, List<RunRecord> runs) throws IOException {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("config", config);
+        doc.put("runs", runs);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("runs.json").toFile(),
+                doc);
+        Files.writeString(dir.resolve("summary.md"), markdown(config, runs), StandardCharsets.UTF_8);
+        Plots.write(dir, runs);
+    }
+
+    /** Runs grouped by scenario label, in first-seen order. */
+    static Map<String, List<RunRecord>> byLabel(List<RunRecord> runs) {
+        Map<String, List<RunRecord>> m = new LinkedHashMap<>();
+        for (RunRecord r : runs) {
+            m.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r);
+        }
+        return m;
+    }
+
+    static String markdown(Map<String, Object> config, List<RunRecord> runs) {
+        StringWriter sw = new StringWriter();
+        PrintWriter o = new PrintWriter(sw);
+        o.println("# Emulated-network benchmark: stock Hadoop shuffle vs Courier");
+        o.println();
+        for (Map.Entry<String, Object> e : config.entrySet()) {
+            o.println("- " + e.getKey() + ": " + e.getValue());
+        }
+        long valid = runs.stream().filter(RunRecord::valid).count();
+        o.println("- runs: " + runs.size() + ", valid: " + valid + ", invalid: " + (runs.size() - valid));
+        o.println();
+        o.println("Cells are min/median/max over runs. CCT: the coflow's completion time (mixed stream: the median"
+                + " coflow CCT of a run). Drops: switch-port drops; retx: TcpRetransSegs; RTO: TcpExtTCPTimeouts;"
+                + " SYN: TcpExtTCPSynRetrans; TLP: TcpExtTCPLossProbes (all summed over hosts); conns: max"
+                + " concurrent TCP connections to other"
+                + " hosts, per host and per host pair. Runs failing a validity check (under load, reducer error,"
+                + " merged bulk efficiency < 0.9, host NIC drops) are listed under \"all runs\" only.");
+        for (Map.Entry<String, List<RunRecord>> e : byLabel(runs).entrySet()) {
+            o.println();
+            o.println("## " + e.getKey());
+            o.println();
+            o.println("| runs | mode | n | CCT s | efficiency | switch drops | loss % | retx | RTO | SYN | TLP"
+                    + " | conns/host | conns/pair | emu CPU cores | foreign cores before |");
+            o.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+            for (boolean validOnly : new boolean[] {true, false}) {
+                for (String mode : new String[] {"stock", "courier"}) {
+                    List<RunRecord> rs = new ArrayList<>();
+                    for (RunRecord r : e.getValue()) {
+                        if (r.mode().equals(mode) && (!validOnly || r.valid())) {
+                            rs.add(r);
+                        }
+                    }
+                    o.printf(Locale.ROOT,
+                            "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                            validOnly ? "valid" : "all (incl. invalid)", mode, rs.size(),
+                            mmm(rs, r -> "mixed".equals(r.family()) ? r.medianCct() : r.cct(), "%.3f"),
+                            mmm(rs, RunRecord::efficiency, "%.2f"), mmm(rs, r -> r.switchDrops(), "%.0f"),
+                            mmm(rs, RunRecord::lossPct, "%.2f"), mmm(rs, r -> r.retransSegs(), "%.0f"),
+                            mmm(rs, r -> r.timeouts(), "%.0f"), mmm(rs, r -> r.synRetrans(), "%.0f"),
+                            mmm(rs, r -> r.lossProbes(), "%.0f"),
+                            mmm(rs, r -> r.maxConnPerHost(), "%.0f"), mmm(rs, r -> r.maxConnPerPair(), "%.0f"),
+                            mmm(rs, r -> r.agentCores() + r.softirqCores(), "%.2f"),
+                            mmm(rs, RunRecord::otherCoresBefore, "%.2f"));
+                }
+            }
+            o.println();
+            o.println(ratioLine(e.getValue()));
+            List<String> reasons = new ArrayList<>();
+            for (RunRecord r : e.getValue()) {
+                if (!r.valid()) {
+                    reasons.add(r.mode() + " #" + r.repeat() + ": " + String.join("; ", r.invalidReasons()));
+                }
+            }
+            if (!reasons.isEmpty()) {
+                o.println();
+                o.println("Invalid runs: " + String.join(" | ", reasons));
+            }
+        }
+        o.flush();
+        return sw.toString();
+    }
+
+    /** Courier's median CCT, drops and retransmissions relative to stock (valid runs; all runs when none). */
+    static String ratioLine(List<RunRecord> runs) {
+        StringBuilder b = new StringBuilder();
+        for (boolean validOnly : new boolean[] {true, false}) {
+            double[] s = medians(runs, "stock", validOnly);
+            double[] c = medians(runs, "courier", validOnly);
+            if (Double.isNaN(s[0]) || Double.isNaN(c[0])) {
+                continue;
+            }
+            b.append(String.format(Locale.ROOT, "%s: Courier median CCT %.3f s vs stock %.3f s (%+.0f%%);"
+                            + " drops %.0f vs %.0f (%+.0f%%); retx %.0f vs %.0f (%+.0f%%). ",
+                    validOnly ? "Valid runs" : "All runs", c[0], s[0], pct(c[0], s[0]), c[1], s[1], pct(c[1], s[1]),
+                    c[2], s[2], pct(c[2], s[2])));
+        }
+        return b.length() == 0 ? "No stock/Courier pair to compare." : b.toString().trim();
+    }
+
+    private static double pct(double a, double b) {
+        return b == 0 ? 0 : 100.0 * (a - b) / b;
+    }
+
+    static double[] medians(List<RunRecord> runs, String mode, boolean validOnly) {
+        List<RunRecord> rs = new ArrayList<>();
+        for (RunRecord r : runs) {
+            if (r.mode().equals(mode) && (!validOnly || r.valid())) {
+                rs.add(r);
+            }
+        }
+        return new double[] {med(rs, r -> "mixed".equals(r.family()) ? r.medianCct() : r.cct()),
+            med(rs, r -> r.switchDrops()), med(rs, r -> r.retransSegs())};
+    }
+
+    static double med(List<RunRecord> rs, ToDoubleFunction<RunRecord> f) {
+        List<Double> v = new ArrayList<>();
+        for (RunRecord r : rs) {
+            v.add(f.applyAsDouble(r));
+        }
+        return Stats.minMedMax(v)[1];
+    }
+
+    private static String mmm(List<RunRecord> rs, ToDoubleFunction<RunRecord> f, String fmt) {
+        List<Double> v = new ArrayList<>();
+        for (RunRecord r : rs) {
+            v.add(f.applyAsDouble(r));
+        }
+        double[] m = Stats.minMedMax(v);
+        if (Double.isNaN(m[1])) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, fmt + "/" + fmt + "/" + fmt, m[0], m[1], m[2]);
+    }
+}
