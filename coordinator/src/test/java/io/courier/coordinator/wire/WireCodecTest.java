@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class WireCodecTest {
     private static ActorTestKit kit;
-    private static ActorRef<ClientCommand> ref;
+    static ActorRef<ClientCommand> ref;
     private static WireCodec codec;
 
     @BeforeAll

@@ -119,7 +119,8 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
      */
     protected SegmentFetcher connectLocalProxy(String host, int port, ReduceConfig config) throws IOException {
         return new RelaySegmentFetcher(LocalProxyClient.connect(host, port,
-                RelayClientConfig.defaults().withHeaderTimeoutMillis(config.headerTimeoutMillis())));
+                RelayClientConfig.defaults().withHeaderTimeoutMillis(config.headerTimeoutMillis())
+                        .withReadTimeoutMillis(config.readTimeoutMillis())));
     }
 
     /** Hadoop's HTTP fetcher for one fetch worker; called on that worker's thread, at most once per worker. */

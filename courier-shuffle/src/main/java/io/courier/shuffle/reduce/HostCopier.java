@@ -212,7 +212,8 @@ final class HostCopier<K, V> {
         }
         long start = System.currentTimeMillis();
         try {
-            output.shuffle(host, waits.timed(segment.data()), header.compressedLength(), header.rawLength(), metrics,
+            output.shuffle(host, waits.timed(segment.data(config.readTimeoutMillis(), TimeUnit.MILLISECONDS)),
+                    header.compressedLength(), header.rawLength(), metrics,
                     reporter);
             scheduler.copySucceeded(map, host, header.compressedLength(), start, System.currentTimeMillis(), output);
         } catch (IOException | InternalError e) {

@@ -20,6 +20,12 @@ public interface IncomingSegment extends Closeable {
     /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
     InputStream data();
 
+    /**
+     * The segment's bytes, failing this segment (a retryable read error) when no byte arrives for
+     * {@code readTimeout} while the reader waits.
+     */
+    InputStream data(long readTimeout, TimeUnit unit);
+
     /** Cancels the fetch if it is not complete. Idempotent. */
     @Override
     void close();
@@ -35,6 +41,11 @@ public interface IncomingSegment extends Closeable {
             @Override
             public InputStream data() {
                 return stream.data();
+            }
+
+            @Override
+            public InputStream data(long readTimeout, TimeUnit unit) {
+                return stream.data(readTimeout, unit);
             }
 
             @Override

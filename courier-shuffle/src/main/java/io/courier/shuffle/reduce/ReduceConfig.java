@@ -15,24 +15,41 @@ public final class ReduceConfig {
     public static final String LOCAL_PROXY_RETRY_INTERVAL = "courier.reduce.local-proxy.retry-interval.ms";
     /** How long one segment may wait for its header before it counts as a failed fetch of that map. */
     public static final String HEADER_TIMEOUT = "courier.reduce.header-timeout.ms";
+    /**
+     * How long a segment's reader waits for its next byte once the segment has started before the map counts as
+     * a failed fetch (a source that stalls without closing). Defaults to Hadoop's {@link #HADOOP_READ_TIMEOUT}.
+     */
+    public static final String READ_TIMEOUT = "courier.reduce.read-timeout.ms";
+    /** Hadoop's reduce-side read timeout, the default of {@link #READ_TIMEOUT}. */
+    public static final String HADOOP_READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
 
     public static final int DEFAULT_HOSTS_PARALLEL = 16;
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
     public static final long DEFAULT_LOCAL_PROXY_RETRY_INTERVAL = 1000;
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
+    /** Hadoop's default of {@link #HADOOP_READ_TIMEOUT}. */
+    public static final long DEFAULT_READ_TIMEOUT = 180_000;
 
     private final int hostsParallel;
     private final int localProxyRetries;
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
+    private final long readTimeoutMillis;
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis) {
+        this(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis,
+                DEFAULT_READ_TIMEOUT);
+    }
+
+    public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis, long readTimeoutMillis) {
         this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
         this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
         this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
                 600_000);
         this.headerTimeoutMillis = check(HEADER_TIMEOUT, headerTimeoutMillis, 1, 24L * 3600 * 1000);
+        this.readTimeoutMillis = check(READ_TIMEOUT, readTimeoutMillis, 1, 24L * 3600 * 1000);
     }
 
     /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
@@ -40,7 +57,8 @@ public final class ReduceConfig {
         return new ReduceConfig((int) longValue(conf, HOSTS_PARALLEL, DEFAULT_HOSTS_PARALLEL),
                 (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
-                longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT));
+                longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
+                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)));
     }
 
     public static ReduceConfig defaults() {
@@ -62,6 +80,10 @@ public final class ReduceConfig {
 
     public long headerTimeoutMillis() {
         return headerTimeoutMillis;
+    }
+
+    public long readTimeoutMillis() {
+        return readTimeoutMillis;
     }
 
     private static long longValue(Configuration conf, String key, long dflt) {
@@ -87,6 +109,6 @@ public final class ReduceConfig {
     public String toString() {
         return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
                 + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
-                + headerTimeoutMillis;
+                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis;
     }
 }

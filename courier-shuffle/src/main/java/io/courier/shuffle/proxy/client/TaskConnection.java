@@ -22,11 +22,13 @@ import io.netty.channel.socket.nio.NioSocketChannel;
  */
 public final class TaskConnection {
     private final PeerConnection connection;
+    private final long readTimeoutMillis;
     private volatile ChannelFuture connect;
     private volatile boolean lost;
 
     private TaskConnection(String self, String localProxy, EventLoop loop, int window, long maxInFlight,
-            ClientCounters counters, Runnable onClosed) {
+            long readTimeoutMillis, ClientCounters counters, Runnable onClosed) {
+        this.readTimeoutMillis = readTimeoutMillis;
         this.connection = new PeerConnection(self, "local proxy " + localProxy, loop, window, maxInFlight,
                 new MemoryBudget(maxInFlight), counters, () -> {
                     lost = true;
@@ -45,9 +47,10 @@ public final class TaskConnection {
      * Called by the owner of {@code loop}, from any thread.
      */
     public static TaskConnection open(String self, String localProxy, EventLoop loop, int window, long maxInFlight,
-            int connectTimeoutMillis, ClientCounters counters, Runnable onClosed) {
+            int connectTimeoutMillis, long readTimeoutMillis, ClientCounters counters, Runnable onClosed) {
         NodeAddress address = NodeAddress.parse(localProxy);
-        TaskConnection t = new TaskConnection(self, localProxy, loop, window, maxInFlight, counters, onClosed);
+        TaskConnection t = new TaskConnection(self, localProxy, loop, window, maxInFlight, readTimeoutMillis,
+                counters, onClosed);
         PeerConnection conn = t.connection;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -75,7 +78,7 @@ public final class TaskConnection {
 
     /** Asks the local proxy to relay {@code partition} of {@code mapAttempt} of {@code job} from {@code source}. */
     public SegmentStream fetch(String source, String job, String mapAttempt, int partition, byte[] jobSecret) {
-        SegmentStream s = new SegmentStream(source, job, mapAttempt, partition);
+        SegmentStream s = new SegmentStream(source, job, mapAttempt, partition, readTimeoutMillis);
         s.relaySource = source;
         connection.submit(s, jobSecret);
         return s;

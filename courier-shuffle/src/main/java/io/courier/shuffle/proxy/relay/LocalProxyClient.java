@@ -101,7 +101,7 @@ public final class LocalProxyClient implements Closeable {
         }
         if (connection == null || connection.isLost()) {
             connection = TaskConnection.open(self, localProxy, loop.next(), config.streamWindow(),
-                    config.maxInFlight(), config.connectTimeoutMillis(), counters, () -> { });
+                    config.maxInFlight(), config.connectTimeoutMillis(), config.readTimeoutMillis(), counters, () -> { });
         }
         return connection;
     }
