@@ -266,6 +266,20 @@ class ServerConnectionHandlerTest {
     }
 
     @Test
+    void aMissingIndexOrDataFileGetsARetryableErrorAndNoData() throws Exception {
+        // The data file without its index, then the index without its data file (Hadoop's two 500 cases).
+        java.io.File moved = new java.io.File(files.data().getPath() + ".moved");
+        assertTrue(files.data().renameTo(moved));
+        ErrorFrame noData = refusal(0, JOB, MAP, SECRET);
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, noData.code());
+        assertTrue(noData.message().contains(MAP), noData.message());
+        assertTrue(moved.renameTo(files.data()));
+        assertTrue(files.index().delete());
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, refusal(0, JOB, MAP, SECRET).code());
+        assertTrue(ErrorCode.NO_SUCH_MAP_OUTPUT.retryable(), "the reducer puts the map back; the AM re-runs it");
+    }
+
+    @Test
     void corruptIndexGetsAnError() throws Exception {
         try (RandomAccessFile f = new RandomAccessFile(files.index(), "rw")) {
             f.seek(3);
