@@ -267,7 +267,7 @@ class ServerConnectionHandlerTest {
 
     @Test
     void aMissingIndexOrDataFileGetsARetryableErrorAndNoData() throws Exception {
-        // The data file without its index, then the index without its data file (Hadoop's two 500 cases).
+        // The index without its data file, then the data file without its index (Hadoop answers 500 to both).
         java.io.File moved = new java.io.File(files.data().getPath() + ".moved");
         assertTrue(files.data().renameTo(moved));
         ErrorFrame noData = refusal(0, JOB, MAP, SECRET);
