@@ -22,6 +22,8 @@ import io.courier.coordinator.protocol.ReportAck;
  * no {@code Object}, no open interface, no Java serialization.
  */
 public final class WireTable {
+    /** The lowest id of the table; ids below are Kryo's own registrations (int, String, ...), never wire messages. */
+    public static final int MIN_ID = 100;
     public static final int NODE_INFO = 100;
     public static final int REGISTER_NODE = 101;
     public static final int NODE_REGISTERED = 102;

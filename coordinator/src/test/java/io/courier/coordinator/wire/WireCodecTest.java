@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class WireCodecTest {
     private static ActorTestKit kit;
-    private static ActorRef<ClientCommand> ref;
+    static ActorRef<ClientCommand> ref;
     private static WireCodec codec;
 
     @BeforeAll
@@ -134,7 +134,8 @@ class WireCodecTest {
     void anUnknownClassIdIsRefused() {
         byte[] bytes = {(byte) (99 + 2), 0};
         WireFormatException e = assertThrows(WireFormatException.class, () -> codec.decode(bytes));
-        assertTrue(e.getMessage().contains("unregistered class ID"), e.getMessage());
+        // Refused by the codec's own class-id check, before Kryo looks the id up.
+        assertTrue(e.getMessage().contains("class id 99, which is not a Courier wire message"), e.getMessage());
         // Kryo's own built-in ids (e.g. String = 1) decode to something that is not a wire message.
         byte[] string = {3, (byte) 0x81, 'x'};
         assertThrows(WireFormatException.class, () -> codec.decode(string));
@@ -162,6 +163,22 @@ class WireCodecTest {
         byte[] emptyId = Arrays.copyOf(b, 2);
         WireFormatException e = assertThrows(WireFormatException.class, () -> codec.decode(emptyId));
         assertTrue(e.getMessage().contains("node id must be a non-empty string"), e.getMessage());
+    }
+
+    @Test
+    void aFrameNamingAClassOrAKryoTypeIsRefusedBeforeKryoReadsADeclaredLength() {
+        // Found by WireDecodeFuzzTest: class id 1 (a class by NAME) followed by a name whose varint length says
+        // ~80 million characters; Kryo allocated 160 MB for these 33 bytes before failing.
+        byte[] byName = {0x01, 0x7e, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, 0x4d, (byte) 0xfe, (byte) 0xfe,
+            (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe,
+            (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe,
+            (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, (byte) 0xfe, 0x71, 0x0b, 0x68};
+        // Kryo's own String registration (id 1 + 2), with a declared length far beyond the frame.
+        byte[] kryoString = {0x03, (byte) 0x81, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};
+        for (byte[] frame : new byte[][] {byName, kryoString, {0x00}}) {
+            WireFormatException e = assertThrows(WireFormatException.class, () -> codec.decode(frame));
+            assertTrue(e.getMessage().contains("not a Courier wire message"), e.getMessage());
+        }
     }
 
     /** Maps the one test reference to a fixed string, so encodings do not depend on the test system's address. */

@@ -9,6 +9,7 @@ import org.apache.hadoop.mapred.ShuffleConsumerPlugin;
 import org.apache.hadoop.mapred.Task;
 import org.apache.hadoop.mapred.TaskStatus;
 import org.apache.hadoop.mapred.TaskUmbilicalProtocol;
+import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
@@ -62,6 +63,8 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     private volatile HostCopier<K, V> copier;
     private final WaitClock waits = new WaitClock();
     private volatile boolean closed;
+    /** The job asked for an encrypted shuffle, which only Hadoop's HTTPS fetcher gives. */
+    private boolean sslOnly;
     private Throwable failure;
     private String failingThread;
 
@@ -80,7 +83,16 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         }
         this.config = ReduceConfig.from(jobConf);
         this.metrics = ShuffleClientMetrics.create(reduceId, jobConf);
-        this.localProxy = LocalProxyEndpoint.fromEnvironment(environment());
+        LocalProxyEndpoint endpoint = LocalProxyEndpoint.fromEnvironment(environment());
+        if (endpoint != null && jobConf.getBoolean(MRConfig.SHUFFLE_SSL_ENABLED_KEY,
+                MRConfig.SHUFFLE_SSL_ENABLED_DEFAULT)) {
+            // The proxy path has no TLS: never downgrade a job that asked for an encrypted shuffle.
+            LOG.warn("Courier: {} is true and Courier's proxy connections are not encrypted; {} fetches every map"
+                    + " output with Hadoop's HTTPS fetcher", MRConfig.SHUFFLE_SSL_ENABLED_KEY, reduceId);
+            endpoint = null;
+            sslOnly = true;
+        }
+        this.localProxy = endpoint;
         this.routes = new HostRoutes(localProxy == null ? null : localProxy.metadata().rule());
         this.scheduler = new CountingShuffleScheduler<>(jobConf, context.getStatus(), reduceId, this,
                 context.getCopyPhase(), context.getShuffledMapsCounter(), context.getReduceShuffleBytes(),
@@ -92,8 +104,11 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
             throw e;
         }
         if (localProxy == null) {
-            LOG.warn("Courier: the NodeManager of {} runs no Courier proxy (no Courier metadata in {}); fetching"
-                    + " every map output over HTTP", reduceId, "NM_AUX_SERVICE_" + LocalProxyEndpoint.SHUFFLE_SERVICE);
+            if (!sslOnly) {
+                LOG.warn("Courier: the NodeManager of {} runs no Courier proxy (no Courier metadata in {}); fetching"
+                        + " every map output over HTTP", reduceId,
+                        "NM_AUX_SERVICE_" + LocalProxyEndpoint.SHUFFLE_SERVICE);
+            }
         } else {
             LOG.info("Courier shuffle active for {}: local proxy {}, remote proxies at {}, {}", reduceId,
                     localProxy.address(), localProxy.metadata().rule(), config);

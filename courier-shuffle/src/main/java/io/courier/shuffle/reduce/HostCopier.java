@@ -15,6 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.InputStream;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -213,11 +215,23 @@ final class HostCopier<K, V> {
         }
         long start = System.currentTimeMillis();
         try {
-            output.shuffle(host, waits.timed(segment.data()), header.compressedLength(), header.rawLength(), metrics,
-                    reporter);
+            InputStream in = waits.timed(segment.data(config.readTimeoutMillis(), TimeUnit.MILLISECONDS));
+            output.shuffle(host, in, header.compressedLength(), header.rawLength(), metrics, reporter);
+            // Hadoop's Fetcher fails a map whose payload disagrees with its header; the IFile checksum covers the
+            // announced bytes only, so wait for the stream's end before committing: extra bytes are a read error.
+            if (in.read() != -1) {
+                throw new IOException("Courier: " + source + " sent more than the " + header.compressedLength()
+                        + " bytes its header announced for map " + map + " of " + job);
+            }
             scheduler.copySucceeded(map, host, header.compressedLength(), start, System.currentTimeMillis(), output);
         } catch (IOException | InternalError e) {
             output.abort();
+            if (e instanceof InterruptedIOException || Thread.currentThread().isInterrupted()) {
+                // The task is closing (FetchWorkers.stop interrupts a read that may be stuck): no fault of the
+                // source, so no read error; the map goes back unblamed and the worker ends.
+                Thread.currentThread().interrupt();
+                throw new InterruptedException("interrupted copying map " + map + " of " + job + " from " + host);
+            }
             IOException io = e instanceof IOException ? (IOException) e
                     : new IOException("decompressing map " + map + " failed", e);
             return new Attempt(failed(host, source, map, io), io);

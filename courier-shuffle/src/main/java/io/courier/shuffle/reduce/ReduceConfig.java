@@ -15,16 +15,19 @@ public final class ReduceConfig {
     public static final String LOCAL_PROXY_RETRY_INTERVAL = "courier.reduce.local-proxy.retry-interval.ms";
     /** How long one segment may wait for its header before it counts as a failed fetch of that map. */
     public static final String HEADER_TIMEOUT = "courier.reduce.header-timeout.ms";
+    /**
+     * How long a segment's reader waits for its next byte once the segment has started before the map counts as
+     * a failed fetch (a source that stalls without closing). Defaults to Hadoop's {@link #HADOOP_READ_TIMEOUT}.
+     */
+    public static final String READ_TIMEOUT = "courier.reduce.read-timeout.ms";
+    /** Hadoop's reduce-side read timeout, the default of {@link #READ_TIMEOUT}. */
+    public static final String HADOOP_READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
 
     public static final int DEFAULT_HOSTS_PARALLEL = 16;
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
     public static final long DEFAULT_LOCAL_PROXY_RETRY_INTERVAL = 1000;
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
-    /**
-     * Hadoop's own read timeout of a shuffle connection: Courier applies it to each segment's data, so a source
-     * that stalls mid-segment fails that fetch exactly when Hadoop's Fetcher would.
-     */
-    public static final String READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
+    /** Hadoop's default of {@link #HADOOP_READ_TIMEOUT}. */
     public static final long DEFAULT_READ_TIMEOUT = 180_000;
 
     private final int hostsParallel;
@@ -32,6 +35,12 @@ public final class ReduceConfig {
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
     private final long readTimeoutMillis;
+
+    public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis) {
+        this(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis,
+                DEFAULT_READ_TIMEOUT);
+    }
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis, long readTimeoutMillis) {
@@ -49,7 +58,7 @@ public final class ReduceConfig {
                 (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
                 longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
-                longValue(conf, READ_TIMEOUT, DEFAULT_READ_TIMEOUT));
+                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)));
     }
 
     public static ReduceConfig defaults() {

@@ -274,6 +274,24 @@ class CourierShuffleConsumerTest {
     }
 
     @Test
+    void aJobThatAsksForAnEncryptedShuffleIsNeverFetchedThroughTheUnencryptedProxy() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
+            h.writeMap(0, 0, 0, 10, 100);
+            h.writeMap(1, 1, 0, 10, 100);
+            h.succeeded(0, 0, 0);
+            h.succeeded(1, 1, 0);
+            h.conf.setBoolean(org.apache.hadoop.mapreduce.MRConfig.SHUFFLE_SSL_ENABLED_KEY, true);
+            TestConsumer c = new TestConsumer(h);
+            c.filesAsHttp = true; // stands in for Hadoop's HTTPS fetcher
+            c.init(h.context());
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertEquals(0, c.connectAttempts.get(), "the local proxy is not even contacted");
+            assertEquals(2, h.counter(CourierCounter.HTTP_FALLBACK_SEGMENTS));
+            assertEquals(0, h.counter(CourierCounter.PROXY_SEGMENTS));
+        }
+    }
+
+    @Test
     void aShuffleThatHadoopGivesUpOnFailsTheTaskNamingJobMapAndNode() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 2, 1)) {
             MapOutputFiles f = h.writeMap(1, 0, 0, 100, 300);

@@ -128,6 +128,8 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
         final AtomicInteger waitsAnswered = new AtomicInteger();
         volatile TaskAttemptID held;
         final CountDownLatch release = new CountDownLatch(1);
+        /** When set, every reserve fails as Hadoop's does when no local dir has room. */
+        volatile boolean diskFull;
 
         Gate(MergeManager<BytesWritable, BytesWritable> delegate) {
             this.delegate = delegate;
@@ -141,6 +143,10 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
         @Override
         public MapOutput<BytesWritable, BytesWritable> reserve(TaskAttemptID mapId, long size, int fetcher)
                 throws IOException {
+            if (diskFull) {
+                throw new org.apache.hadoop.util.DiskChecker.DiskErrorException("no space left for " + mapId
+                        + " (test)");
+            }
             if (mapId.equals(held) && release.getCount() > 0) {
                 waitsAnswered.incrementAndGet();
                 return null;

@@ -19,6 +19,12 @@ public interface IncomingSegment extends Closeable {
     /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
     InputStream data();
 
+    /**
+     * The segment's bytes, failing this segment (a retryable read error) when no byte arrives for
+     * {@code readTimeout} while the reader waits.
+     */
+    InputStream data(long readTimeout, TimeUnit unit);
+
     /** Cancels the fetch if it is not complete. Idempotent. */
     @Override
     void close();

@@ -14,11 +14,17 @@ import java.util.concurrent.TimeUnit;
  * ready for Hadoop's {@code IFileInputStream}). Bytes are granted to the sender as they are read, so a
  * reducer that stops reading stops only this stream once its window is full. A failure surfaces as a
  * {@link FetchException} from {@code awaitHeader} or {@code read}. {@link #close()} before the end cancels
- * the fetch. One reader thread at a time; the proxy's event loop feeds it.
+ * the fetch. A reader that waits longer than its read timeout for the next byte (a source that stalls
+ * mid-segment without closing its connection) gets a retryable {@code PEER_LOST} failure and the stream is
+ * cancelled, like Hadoop's Fetcher after {@code mapreduce.reduce.shuffle.read.timeout}. One reader thread at a
+ * time; the proxy's event loop feeds it.
  */
 public final class SegmentStream extends ClientStream implements IncomingSegment {
+    /** Read timeout of {@link #data()} unless the client sets another: Hadoop's shuffle read timeout default. */
+    public static final long DEFAULT_READ_TIMEOUT_MILLIS = 180_000;
     private final ArrayDeque<ByteBuf> chunks = new ArrayDeque<>();
-    private final InputStream in = new Data();
+    private final long readTimeoutMillis;
+    private final InputStream in;
     private SegmentHeader header;
     private FetchException failure;
     private boolean ended;
@@ -29,7 +35,16 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
     private boolean readerWaiting;
 
     SegmentStream(String peer, String job, String mapAttempt, int partition) {
+        this(peer, job, mapAttempt, partition, DEFAULT_READ_TIMEOUT_MILLIS);
+    }
+
+    SegmentStream(String peer, String job, String mapAttempt, int partition, long readTimeoutMillis) {
         super(peer, job, mapAttempt, partition);
+        if (readTimeoutMillis <= 0) {
+            throw new IllegalArgumentException("read timeout must be > 0 ms, got " + readTimeoutMillis);
+        }
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.in = new Data(TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis));
     }
 
     /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
@@ -51,10 +66,29 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
         return header;
     }
 
-    /** The segment's bytes; EOF after exactly {@code compressedLength} bytes. */
+    /**
+     * The segment's bytes; EOF after exactly {@code compressedLength} bytes. A read that sees no new byte for the
+     * client's read timeout fails the stream (see the class comment).
+     */
     @Override
     public InputStream data() {
         return in;
+    }
+
+    /**
+     * The same bytes as {@link #data()}, with {@code timeout} as the longest wait for the next byte (the caller's
+     * own setting, e.g. the reducer's {@code courier.reduce.read-timeout.ms}).
+     */
+    public InputStream data(long timeout, TimeUnit unit) {
+        if (timeout <= 0) {
+            throw new IllegalArgumentException("read timeout must be > 0, got " + timeout + " " + unit);
+        }
+        return new Data(unit.toNanos(timeout));
+    }
+
+    /** The longest wait of {@link #data()} for the next byte. */
+    public long readTimeoutMillis() {
+        return readTimeoutMillis;
     }
 
     /** Bytes received from the network so far (read or buffered). */
@@ -140,7 +174,14 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
         }
     }
 
+    /** The reader's view; several views of one stream share its chunks (one reader thread at a time). */
     private final class Data extends InputStream {
+        private final long timeoutNanos;
+
+        Data(long timeoutNanos) {
+            this.timeoutNanos = timeoutNanos;
+        }
+
         @Override
         public int read() throws IOException {
             byte[] one = new byte[1];
@@ -156,11 +197,21 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
             int n;
             boolean eof = false;
             PeerConnection c;
+            FetchException stalled = null;
             synchronized (SegmentStream.this) {
+                long deadline = System.nanoTime() + timeoutNanos;
                 while (chunks.isEmpty() && failure == null && !ended && !closed) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        stalled = new FetchException(ErrorCode.PEER_LOST, "no data for "
+                                + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (read timeout) on "
+                                + SegmentStream.this + " after " + received + " of " + expected() + " bytes");
+                        fail(stalled);
+                        break;
+                    }
                     readerWaiting = true;
                     try {
-                        SegmentStream.this.wait();
+                        TimeUnit.NANOSECONDS.timedWait(SegmentStream.this, left);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new java.io.InterruptedIOException("interrupted while reading " + SegmentStream.this);
@@ -168,7 +219,7 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
                         readerWaiting = false;
                     }
                 }
-                if (failure != null) {
+                if (failure != null && failure != stalled) {
                     throw failure;
                 }
                 if (closed) {
@@ -192,6 +243,13 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
                     read += n;
                 }
                 c = connection();
+            }
+            if (stalled != null) {
+                // Outside the lock: stop the source and return the stream's window (CANCEL upstream).
+                if (c != null) {
+                    c.streamDone(SegmentStream.this, true);
+                }
+                throw stalled;
             }
             if (eof) {
                 close();

@@ -1,5 +1,7 @@
 package io.courier.shuffle.proxy.relay;
 
+import io.courier.shuffle.proxy.client.SegmentStream;
+
 /**
  * Settings of a task's {@link LocalProxyClient} (docs/configuration.md, "Relay client"). Immutable; start from
  * {@link #defaults()} and override with the {@code with…} methods, which reject invalid values.
@@ -87,7 +89,10 @@ public final class RelayClientConfig {
         return headerTimeoutMillis;
     }
 
-    /** How long a reader waits for more bytes of a segment whose header arrived before the fetch fails. */
+    /**
+     * Longest wait of a stream's reader for its next byte once the segment has started: a source that stalls
+     * mid-segment fails that stream (retryable) instead of hanging the reducer.
+     */
     public long readTimeoutMillis() {
         return readTimeoutMillis;
     }

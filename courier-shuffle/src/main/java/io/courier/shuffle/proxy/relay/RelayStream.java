@@ -31,7 +31,7 @@ public final class RelayStream implements IncomingSegment {
     private final int partition;
     private final int window;
     private final long readTimeoutMillis;
-    private final InputStream in = new Data();
+    private final InputStream in;
     /** The fetch's MAC key and request MAC, to verify the source's reply MAC (reader thread). */
     final byte[] secret;
     final byte[] requestMac;
@@ -63,6 +63,7 @@ public final class RelayStream implements IncomingSegment {
         this.window = window;
         this.granted = window;
         this.readTimeoutMillis = readTimeoutMillis;
+        this.in = new Data(readTimeoutMillis);
     }
 
     /** Waits for the verified segment header; throws the fetch's failure, or a timeout as a retryable failure. */
@@ -88,6 +89,11 @@ public final class RelayStream implements IncomingSegment {
     @Override
     public InputStream data() {
         return in;
+    }
+
+    @Override
+    public InputStream data(long readTimeout, TimeUnit unit) {
+        return new Data(unit.toMillis(readTimeout));
     }
 
     /** The proxy-to-proxy connection that served this stream (from the relay's ROUTE frame), if known yet. */
@@ -198,7 +204,14 @@ public final class RelayStream implements IncomingSegment {
         return true;
     }
 
+    /** The segment's bytes for one reader; {@code timeoutMillis}: how long a read may wait for the next byte. */
     private final class Data extends InputStream {
+        private final long timeoutMillis;
+
+        Data(long timeoutMillis) {
+            this.timeoutMillis = timeoutMillis;
+        }
+
         @Override
         public int read() throws IOException {
             byte[] one = new byte[1];
@@ -217,7 +230,7 @@ public final class RelayStream implements IncomingSegment {
             boolean timedOut = false;
             FetchException thrown = null;
             synchronized (RelayStream.this) {
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
                 while (chunks.isEmpty() && failure == null && !ended && !closed) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
@@ -233,7 +246,7 @@ public final class RelayStream implements IncomingSegment {
                 }
                 // A source that stalls without closing must not hang the reducer: the stall fails this fetch only.
                 timedOut = timedOut && fail(new FetchException(ErrorCode.PEER_LOST, "no data for " + RelayStream.this
-                        + " within " + readTimeoutMillis + " ms (" + read + " of "
+                        + " within " + timeoutMillis + " ms (" + read + " of "
                         + (header == null ? "?" : String.valueOf(header.compressedLength())) + " bytes read)"));
                 if (failure != null) {
                     thrown = failure;

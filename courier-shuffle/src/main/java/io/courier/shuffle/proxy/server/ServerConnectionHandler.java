@@ -25,14 +25,21 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The serving side of one connection (docs/protocol.md, state machine): expects HANDSHAKE first, then
  * FETCH, CREDIT and CANCEL frames. A FETCH is answered with SEGMENT_HEADER then DATA/END, or with one
  * ERROR frame and no data when it does not authenticate or cannot be served. Protocol violations answer
- * ERROR on stream 0 and close this connection only.
+ * ERROR on stream 0 and close this connection only, and so does a connection that sends no HANDSHAKE within
+ * {@link #HANDSHAKE_TIMEOUT_MILLIS} (an established connection is never closed for idleness: the node-pair
+ * connection is meant to persist).
  */
 public final class ServerConnectionHandler extends SimpleChannelInboundHandler<Frame> {
+    /** How long a new connection may stay silent before its HANDSHAKE (a port scanner, a stuck client). */
+    public static final long HANDSHAKE_TIMEOUT_MILLIS = 30_000;
+    private final long handshakeTimeoutMillis;
+    private boolean handedOver;
     private final String nodeId;
     private final SecretLookup secrets;
     private final SegmentSource source;
@@ -52,6 +59,14 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     /** @param tasks takes over connections whose handshake has the TASK role; null refuses them */
     public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
             ServerCounters counters, long sendBufferBytes, boolean zeroCopy, TaskConnectionAcceptor tasks) {
+        this(nodeId, secrets, source, scheduler, counters, sendBufferBytes, zeroCopy, tasks, HANDSHAKE_TIMEOUT_MILLIS);
+    }
+
+    /** @param handshakeTimeoutMillis how long the connection may wait for its HANDSHAKE (tests shorten it) */
+    public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
+            ServerCounters counters, long sendBufferBytes, boolean zeroCopy, TaskConnectionAcceptor tasks,
+            long handshakeTimeoutMillis) {
+        this.handshakeTimeoutMillis = handshakeTimeoutMillis;
         this.tasks = tasks;
         this.nodeId = nodeId;
         this.secrets = secrets;
@@ -66,6 +81,12 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         sender = new ConnectionSender(ctx.channel(), scheduler, counters, sendBufferBytes, zeroCopy);
         counters.connectionActive();
+        ctx.executor().schedule(() -> {
+            if (peer == null && !handedOver && ctx.channel().isActive()) {
+                exceptionCaught(ctx, new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "no HANDSHAKE within "
+                        + handshakeTimeoutMillis + " ms on " + nodeId + " from " + ctx.channel().remoteAddress()));
+            }
+        }, handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
         super.channelActive(ctx);
     }
 
@@ -111,6 +132,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "proxy " + nodeId + " does not relay for tasks");
         }
         ChannelHandler relay = tasks.accept(ctx.channel(), hello);
+        handedOver = true;
         ctx.writeAndFlush(new HandshakeFrame(nodeId));
         ctx.pipeline().replace(this, "relay", relay);
     }

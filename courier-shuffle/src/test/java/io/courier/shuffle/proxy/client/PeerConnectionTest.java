@@ -190,6 +190,36 @@ class PeerConnectionTest {
     }
 
     @Test
+    void aSourceThatStallsMidSegmentFailsTheReadAfterTheReadTimeoutAndIsCancelled() throws Exception {
+        open();
+        SegmentStream s = fetch();
+        assertEquals(SegmentStream.DEFAULT_READ_TIMEOUT_MILLIS, s.readTimeoutMillis(), "Hadoop's 180 s by default");
+        FetchFrame f = (FetchFrame) Frames.written(ch).get(0);
+        receive(header(f.streamId(), 1000, SECRET));
+        receive(new DataFrame(f.streamId(), Unpooled.wrappedBuffer(new byte[400])));
+        // 400 of 1000 bytes, then the source goes quiet without closing the connection.
+        java.io.InputStream in = s.data(200, TimeUnit.MILLISECONDS);
+        byte[] buf = new byte[1000];
+        assertEquals(400, in.read(buf, 0, 1000));
+        long t = System.nanoTime();
+        FetchException e = assertThrows(FetchException.class, () -> in.read(buf, 0, 1000));
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t);
+        assertTrue(waited >= 150, "failed after " + waited + " ms, before the timeout");
+        assertEquals(ErrorCode.PEER_LOST, e.code());
+        assertTrue(e.retryable());
+        assertTrue(e.getMessage().contains("read timeout") && e.getMessage().contains("400 of 1000"), e.getMessage());
+        ch.runPendingTasks();
+        List<Object> sent = Frames.written(ch);
+        assertTrue(sent.contains(new io.courier.shuffle.proxy.protocol.CancelFrame(f.streamId())),
+                "the stalled stream is cancelled at its source: " + sent);
+        assertEquals(0, budget.used(), "its window is returned");
+        // Late bytes of the cancelled stream are dropped, and later reads keep failing the same way.
+        receive(new DataFrame(f.streamId(), Unpooled.wrappedBuffer(new byte[600])));
+        assertThrows(FetchException.class, () -> s.data().read());
+        assertTrue(ch.isActive(), "only the stream failed, not the connection");
+    }
+
+    @Test
     void closedStreamCannotBeRead() {
         open();
         SegmentStream s = fetch();

@@ -33,6 +33,7 @@ import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -263,6 +264,49 @@ class ServerConnectionHandlerTest {
         ErrorFrame e = refusal(0, JOB, "attempt_1700000000000_0001_m_000009_0", SECRET);
         assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, e.code());
         assertTrue(e.code().retryable());
+    }
+
+    @Test
+    void aMissingIndexOrDataFileGetsARetryableErrorAndNoData() throws Exception {
+        // The index without its data file, then the data file without its index (Hadoop answers 500 to both).
+        java.io.File moved = new java.io.File(files.data().getPath() + ".moved");
+        assertTrue(files.data().renameTo(moved));
+        ErrorFrame noData = refusal(0, JOB, MAP, SECRET);
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, noData.code());
+        assertTrue(noData.message().contains(MAP), noData.message());
+        assertTrue(moved.renameTo(files.data()));
+        assertTrue(files.index().delete());
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, refusal(0, JOB, MAP, SECRET).code());
+        assertTrue(ErrorCode.NO_SUCH_MAP_OUTPUT.retryable(), "the reducer puts the map back; the AM re-runs it");
+    }
+
+    @Test
+    void aConnectionWithoutHandshakeIsClosedAfterTheTimeoutAndAHandshakenOneIsNot() {
+        EmbeddedChannel silent = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(),
+                new ServerConnectionHandler("server:1", secrets, new SegmentSource(outputs.locator()), scheduler,
+                        counters, 1 << 20, false, null, 10_000));
+        EmbeddedChannel talking = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(),
+                new ServerConnectionHandler("server:1", secrets, new SegmentSource(outputs.locator()), scheduler,
+                        counters, 1 << 20, false, null, 10_000));
+        handshaken(talking);
+        Frames.written(talking);
+        for (EmbeddedChannel ch : new EmbeddedChannel[] {silent, talking}) {
+            ch.freezeTime();
+        }
+        silent.advanceTimeBy(5, TimeUnit.SECONDS);
+        silent.runScheduledPendingTasks();
+        assertTrue(silent.isActive(), "not before the timeout");
+        for (EmbeddedChannel ch : new EmbeddedChannel[] {silent, talking}) {
+            ch.advanceTimeBy(6, TimeUnit.SECONDS);
+            ch.runScheduledPendingTasks();
+        }
+        ErrorFrame e = onlyError(Frames.written(silent));
+        assertEquals(ErrorCode.UNEXPECTED_FRAME, e.code());
+        assertTrue(e.message().contains("no HANDSHAKE within 10000 ms"), e.message());
+        assertFalse(silent.isActive());
+        assertTrue(talking.isActive(), "an established connection is never closed for idleness");
+        assertTrue(Frames.written(talking).isEmpty());
+        assertEquals(ServerConnectionHandler.HANDSHAKE_TIMEOUT_MILLIS, 30_000);
     }
 
     @Test
