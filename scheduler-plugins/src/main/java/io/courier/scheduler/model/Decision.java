@@ -51,9 +51,9 @@ public final class Decision {
         }
         double[] copy = new double[rate.length];
         for (int i = 0; i < rate.length; i++) {
-            Flow f = state.flow(i);
-            if (!f.finished()) {
-                copy[i] = checkRate(f.id(), rate[i]);
+            if (!state.finished(i)) {
+                double r = rate[i];
+                copy[i] = r >= 0 && r < Double.POSITIVE_INFINITY ? r : checkRate(state.flow(i).id(), r);
             }
         }
         return new Decision(state, copy);
@@ -163,7 +163,7 @@ public final class Decision {
         double[] out = new double[state.flowCount()];
         if (rateArray != null && origin.hasSameFlowsAs(state)) {
             for (int i = 0; i < out.length; i++) {
-                out[i] = state.flow(i).finished() ? 0.0 : rateArray[i];
+                out[i] = state.finished(i) ? 0.0 : rateArray[i];
             }
             return out;
         }
