@@ -44,7 +44,7 @@ public final class ColumnarStateBuilder {
         this.network = network;
         this.coflows = new ArrayList<>(Math.max(0, expectedCoflows));
         this.coflowStart = new int[Math.max(1, expectedCoflows + 1)];
-        int cap = Math.max(16, expectedFlows);
+        int cap = Math.max(0, expectedFlows);
         id = new long[cap];
         src = new int[cap];
         dst = new int[cap];
@@ -104,12 +104,15 @@ public final class ColumnarStateBuilder {
             throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + "): host " + from + "->" + to
                     + " outside the network's " + hosts + " hosts");
         }
-        check(flowId, "size", bytes, true);
-        check(flowId, "sent", sentBytes, false);
-        check(flowId, "measured rate", measured, true);
-        check(flowId, "last desired rate", lastDesired, true);
+        if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(bytes) && valid(measured)
+                && valid(lastDesired))) {
+            check(flowId, "size", bytes, true);
+            check(flowId, "sent", sentBytes, false);
+            check(flowId, "measured rate", measured, true);
+            check(flowId, "last desired rate", lastDesired, true);
+        }
         if (flows == id.length) {
-            grow();
+            resize(Math.max(16, 2 * id.length));
         }
         id[flows] = flowId;
         src[flows] = from;
@@ -149,17 +152,18 @@ public final class ColumnarStateBuilder {
             }
             byCoflow[c] = members;
         }
-        boolean[] fin = Arrays.copyOf(finished, flows);
-        FlowColumns columns = new FlowColumns(fin, Arrays.copyOf(src, flows), Arrays.copyOf(dst, flows),
-                Arrays.copyOf(size, flows), Arrays.copyOf(sent, flows));
+        // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
+        trim();
+        boolean[] fin = finished;
+        FlowColumns columns = new FlowColumns(fin, src, dst, size, sent);
         int[][] unfinished = new int[nc][];
         for (int c = 0; c < nc; c++) {
             unfinished[c] = unfinished(byCoflow[c], fin);
         }
-        final long[] ids = Arrays.copyOf(id, flows);
-        final double[] sz = Arrays.copyOf(size, flows);
-        final double[] mr = Arrays.copyOf(measuredRate, flows);
-        final double[] ld = Arrays.copyOf(lastDesiredRate, flows);
+        final long[] ids = id;
+        final double[] sz = size;
+        final double[] mr = measuredRate;
+        final double[] ld = lastDesiredRate;
         final int[] cof = coflowOf;
         List<Flow> lazy = new LazyFlowList(flows, i -> {
             Flow.Builder b = Flow.builder(FlowId.of(ids[i]), cs.get(cof[i]).id(), columns.src[i], columns.dst[i])
@@ -216,6 +220,11 @@ public final class ColumnarStateBuilder {
         return out;
     }
 
+    /** NaN (unknown) or a finite number >= 0. */
+    private static boolean valid(double v) {
+        return v != v || v >= 0 && v < Double.POSITIVE_INFINITY;
+    }
+
     private void check(long flowId, String what, double v, boolean nanAllowed) {
         if (Double.isNaN(v) ? !nanAllowed : !(v >= 0) || Double.isInfinite(v)) {
             throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + "): " + what
@@ -233,8 +242,13 @@ public final class ColumnarStateBuilder {
         }
     }
 
-    private void grow() {
-        int cap = 2 * id.length;
+    private void trim() {
+        if (flows < id.length) {
+            resize(flows);
+        }
+    }
+
+    private void resize(int cap) {
         id = Arrays.copyOf(id, cap);
         src = Arrays.copyOf(src, cap);
         dst = Arrays.copyOf(dst, cap);
