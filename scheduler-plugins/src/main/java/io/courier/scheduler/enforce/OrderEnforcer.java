@@ -4,7 +4,6 @@ import io.courier.scheduler.CoflowScheduler.Enforcement;
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
-import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
@@ -40,13 +39,13 @@ public final class OrderEnforcer {
         } else {
             // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
             TreeMap<Integer, List<Integer>> classes = new TreeMap<>();
+            int[] priority = decision.prioritiesIndexedLike(state);
             for (int f = 0; f < state.flowCount(); f++) {
-                Flow fl = state.flow(f);
-                if (fl.finished()) {
+                if (state.finished(f)) {
                     continue;
                 }
-                Integer k = decision.priorities().get(fl.id());
-                classes.computeIfAbsent(k == null ? Integer.MAX_VALUE : k, x -> new ArrayList<>()).add(f);
+                int k = priority[f];
+                classes.computeIfAbsent(k < 0 ? Integer.MAX_VALUE : k, x -> new ArrayList<>()).add(f);
             }
             for (List<Integer> members : classes.values()) {
                 int[] fs = new int[members.size()];

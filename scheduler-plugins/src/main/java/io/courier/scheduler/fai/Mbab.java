@@ -48,13 +48,13 @@ final class Mbab {
         double minBytes = Double.POSITIVE_INFINITY;
         double minBw = Double.POSITIVE_INFINITY;
         for (int f : flows) {
-            minBytes = Math.min(minBytes, state.flow(f).sent());
+            minBytes = Math.min(minBytes, state.sent(f));
             minBw = Math.min(minBw, bw[f]);
         }
         double bwTol = bandwidthTolerance * state.network().maxCapacity();
         boolean bottleneck = false;
         for (int f : flows) {
-            double sent = state.flow(f).sent();
+            double sent = state.sent(f);
             boolean leastBytes = Math.abs(sent - minBytes) <= bytesTolerance * Math.max(1.0, sent);
             if (leastBytes && Math.abs(bw[f] - minBw) <= bwTol) {
                 bottleneck = true;

@@ -31,11 +31,15 @@ public final class ClusterState {
     private final int[][] flowsOfCoflow;
     private final int[][] resources;
     private final int[][] unfinishedOfCoflow;
+    // Per-flow columns of the hot attributes, indexed like flows: the primitives read them at every
+    // decision, and walking primitive arrays is several times cheaper than reaching each Flow object.
+    private final FlowColumns columns;
 
-    private ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
+    // Package-private: ClusterState.Builder and ColumnarStateBuilder validate what they pass.
+    ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
             double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
             FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
-            int[][] unfinishedOfCoflow) {
+            int[][] unfinishedOfCoflow, FlowColumns columns) {
         this.now = now;
         this.network = network;
         this.coflows = coflows;
@@ -48,6 +52,7 @@ public final class ClusterState {
         this.flowsOfCoflow = flowsOfCoflow;
         this.resources = resources;
         this.unfinishedOfCoflow = unfinishedOfCoflow;
+        this.columns = columns;
     }
 
     public static Builder builder(Network network) {
@@ -152,29 +157,49 @@ public final class ClusterState {
         return unfinishedOfCoflow[coflowIndex];
     }
 
-    /** Indices of every unfinished flow, in flow order. */
+    /** Indices of every unfinished flow, in flow order. A fresh array. */
     public int[] unfinishedFlows() {
-        int n = 0;
-        for (Flow f : flows) {
-            if (!f.finished()) {
-                n++;
-            }
+        return columns.unfinished.clone();
+    }
+
+    /** {@code flow(i).finished()}, without reaching the flow object. */
+    public boolean finished(int flowIndex) {
+        return columns.finished[flowIndex];
+    }
+
+    /** {@code flow(i).src()}, without reaching the flow object. */
+    public int src(int flowIndex) {
+        return columns.src[flowIndex];
+    }
+
+    /** {@code flow(i).dst()}, without reaching the flow object. */
+    public int dst(int flowIndex) {
+        return columns.dst[flowIndex];
+    }
+
+    /** {@code flow(i).sent()}, without reaching the flow object. */
+    public double sent(int flowIndex) {
+        return columns.sent[flowIndex];
+    }
+
+    /**
+     * {@code flow(i).remaining()}, without reaching the flow object; the same visibility rules (throws
+     * when the size is hidden from this view or unknown).
+     */
+    public double remaining(int flowIndex) {
+        double r = columns.remaining[flowIndex];
+        if (!sizesVisible || Double.isNaN(r)) {
+            return flows.get(flowIndex).remaining(); // throws with the flow named
         }
-        int[] out = new int[n];
-        int k = 0;
-        for (int i = 0; i < flows.size(); i++) {
-            if (!flows.get(i).finished()) {
-                out[k++] = i;
-            }
-        }
-        return out;
+        return r;
     }
 
     /** Bytes sent by all flows of a coflow, finished ones included (attained service). */
     public double sentBy(int coflowIndex) {
         double s = 0;
+        double[] sent = columns.sent;
         for (int f : flowsOfCoflow[coflowIndex]) {
-            s += flows.get(f).sent();
+            s += sent[f];
         }
         return s;
     }
@@ -191,12 +216,11 @@ public final class ClusterState {
         if (!sizesVisible) {
             return this;
         }
-        List<Flow> hidden = new ArrayList<>(flows.size());
-        for (Flow f : flows) {
-            hidden.add(f.withSizeHidden());
-        }
-        return new ClusterState(now, network, coflows, Collections.unmodifiableList(hidden), linkEstimate, false,
-                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow);
+        // Hidden twins are made when a scheduler reads a flow (and memoized by the flow), not up front.
+        List<Flow> visible = flows;
+        List<Flow> hidden = new LazyFlowList(flows.size(), i -> visible.get(i).withSizeHidden());
+        return new ClusterState(now, network, coflows, hidden, linkEstimate, false,
+                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow, columns);
     }
 
     @Override
@@ -209,10 +233,12 @@ public final class ClusterState {
      * duplicate ids and non-finite values are rejected with a message that names the offender.
      */
     public static final class Builder {
+        /** Up to this many host pairs, pathless flows share their resource arrays (150 hosts: 22 500). */
+        private static final long MAX_SHARED_PAIRS = 1L << 20;
         private final Network network;
         private double now;
         private final List<Coflow> coflows = new ArrayList<>();
-        private final List<Flow> flows = new ArrayList<>();
+        private final ArrayList<Flow> flows = new ArrayList<>();
         private final double[] linkEstimate;
 
         private Builder(Network network) {
@@ -243,6 +269,12 @@ public final class ClusterState {
             for (Coflow c : cs) {
                 coflow(c);
             }
+            return this;
+        }
+
+        /** Reserves room for {@code n} flows in total: a hint that spares regrowing large lists. */
+        public Builder expectFlows(int n) {
+            flows.ensureCapacity(n);
             return this;
         }
 
@@ -284,26 +316,49 @@ public final class ClusterState {
             int[] coflowOf = new int[flows.size()];
             int[] perCoflow = new int[sorted.size()];
             int[][] res = new int[flows.size()][];
+            // Flows without extra links share one resource array per (src, dst) pair: at trace scale a
+            // state of 200 000 flows is built at every decision, and most flows repeat a pair.
+            int[][] pairResources = (long) hosts * hosts <= MAX_SHARED_PAIRS ? new int[hosts * hosts][] : null;
+            CoflowId lastId = null;
+            int lastIndex = -1;
             for (int i = 0; i < flows.size(); i++) {
                 Flow f = flows.get(i);
-                Integer c = cIndex.get(f.coflow());
-                if (c == null) {
-                    throw new IllegalArgumentException(f.id() + " belongs to unknown coflow " + f.coflow());
+                int c;
+                if (f.coflow().equals(lastId)) {
+                    c = lastIndex; // drivers add a coflow's flows together: skip the hash lookup
+                } else {
+                    Integer found = cIndex.get(f.coflow());
+                    if (found == null) {
+                        throw new IllegalArgumentException(f.id() + " belongs to unknown coflow " + f.coflow());
+                    }
+                    c = found;
+                    lastId = f.coflow();
+                    lastIndex = c;
                 }
                 if (f.src() >= hosts || f.dst() >= hosts) {
                     throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): host " + f.src() + "->"
                             + f.dst() + " outside the network's " + hosts + " hosts");
                 }
-                int[] r = new int[2 + f.pathLength()];
-                r[0] = network.up(f.src());
-                r[1] = network.down(f.dst());
-                for (int k = 0; k < f.pathLength(); k++) {
-                    int l = f.pathLink(k);
-                    if (l >= network.linkCount()) {
-                        throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): link " + l
-                                + " outside the network's " + network.linkCount() + " links");
+                int[] r;
+                if (f.pathLength() == 0 && pairResources != null) {
+                    int pair = f.src() * hosts + f.dst();
+                    r = pairResources[pair];
+                    if (r == null) {
+                        r = new int[] {network.up(f.src()), network.down(f.dst())};
+                        pairResources[pair] = r;
                     }
-                    r[2 + k] = network.link(l);
+                } else {
+                    r = new int[2 + f.pathLength()];
+                    r[0] = network.up(f.src());
+                    r[1] = network.down(f.dst());
+                    for (int k = 0; k < f.pathLength(); k++) {
+                        int l = f.pathLink(k);
+                        if (l >= network.linkCount()) {
+                            throw new IllegalArgumentException(f.id() + " (" + f.coflow() + "): link " + l
+                                    + " outside the network's " + network.linkCount() + " links");
+                        }
+                        r[2 + k] = network.link(l);
+                    }
                 }
                 res[i] = r;
                 coflowOf[i] = c;
@@ -318,21 +373,26 @@ public final class ClusterState {
                 byCoflow[coflowOf[i]][perCoflow[coflowOf[i]]++] = i;
             }
             List<Flow> fl = Collections.unmodifiableList(new ArrayList<>(flows));
-            for (int[] members : byCoflow) {
-                sortByFlowId(members, fl);
+            FlowIndex index = FlowIndex.of(fl);
+            if (!index.ascending()) {
+                // With ids ascending over the whole list, every coflow's members already are.
+                for (int[] members : byCoflow) {
+                    sortByFlowId(members, fl);
+                }
             }
+            FlowColumns columns = new FlowColumns(fl);
             int[][] unfinished = new int[byCoflow.length][];
             for (int c = 0; c < byCoflow.length; c++) {
-                unfinished[c] = unfinished(byCoflow[c], fl);
+                unfinished[c] = unfinished(byCoflow[c], columns.finished);
             }
             return new ClusterState(now, network, Collections.unmodifiableList(sorted), fl, linkEstimate.clone(),
-                    true, cIndex, FlowIndex.of(fl), coflowOf, byCoflow, res, unfinished);
+                    true, cIndex, index, coflowOf, byCoflow, res, unfinished, columns);
         }
 
-        private static int[] unfinished(int[] members, List<Flow> fl) {
+        private static int[] unfinished(int[] members, boolean[] finished) {
             int n = 0;
             for (int f : members) {
-                if (!fl.get(f).finished()) {
+                if (!finished[f]) {
                     n++;
                 }
             }
@@ -342,7 +402,7 @@ public final class ClusterState {
             int[] out = new int[n];
             int k = 0;
             for (int f : members) {
-                if (!fl.get(f).finished()) {
+                if (!finished[f]) {
                     out[k++] = f;
                 }
             }

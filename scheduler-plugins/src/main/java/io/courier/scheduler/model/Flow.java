@@ -24,6 +24,10 @@ public final class Flow {
     private final boolean finished;
     private final double measuredRate;  // NaN = not measured
     private final double lastDesiredRate; // NaN = never scheduled
+    // The size-hiding twin, made on first use: a simulator hands the same flow to a non-clairvoyant
+    // scheduler at many decisions. Not part of the value. A racy double build is harmless (all the twin's
+    // fields are final, so an unsynchronised reader sees it complete).
+    private Flow hiddenTwin;
 
     private Flow(Builder b, boolean sizeHidden) {
         this.id = b.id;
@@ -134,7 +138,15 @@ public final class Flow {
 
     /** A copy whose size cannot be read (for non-clairvoyant schedulers). */
     public Flow withSizeHidden() {
-        return sizeHidden ? this : new Flow(toBuilder(), true);
+        if (sizeHidden) {
+            return this;
+        }
+        Flow twin = hiddenTwin;
+        if (twin == null) {
+            twin = new Flow(toBuilder(), true);
+            hiddenTwin = twin;
+        }
+        return twin;
     }
 
     public Builder toBuilder() {

@@ -20,6 +20,11 @@ final class FlowIndex {
         this.map = map;
     }
 
+    /** Indexes flows whose ids, already checked to ascend strictly, are {@code ids} (now owned here). */
+    static FlowIndex ofAscending(long[] ids) {
+        return new FlowIndex(ids, null);
+    }
+
     /** Indexes {@code flows}; duplicate ids are rejected with the flow and its coflow named. */
     static FlowIndex of(List<Flow> flows) {
         long[] ids = new long[flows.size()];
@@ -41,6 +46,11 @@ final class FlowIndex {
             }
         }
         return new FlowIndex(null, m);
+    }
+
+    /** True when the indexed flows' ids ascend with their positions. */
+    boolean ascending() {
+        return sortedIds != null;
     }
 
     /** Position of the flow, or -1. */

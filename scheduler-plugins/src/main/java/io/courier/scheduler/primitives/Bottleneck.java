@@ -1,7 +1,6 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
-import io.courier.scheduler.model.Flow;
 
 /**
  * P2 of SCHEDULERS.md §0.5: the effective bottleneck Γ of a set of flows — the time the slowest
@@ -19,8 +18,8 @@ public final class Bottleneck {
     public static double gamma(ClusterState state, int[] flows, double[] residual) {
         double[] bytes = new double[flows.length];
         for (int k = 0; k < flows.length; k++) {
-            Flow f = state.flow(flows[k]);
-            bytes[k] = f.finished() ? 0.0 : f.remaining();
+            int f = flows[k];
+            bytes[k] = state.finished(f) ? 0.0 : state.remaining(f);
         }
         return gamma(state, flows, bytes, residual);
     }

@@ -18,7 +18,7 @@ public final class FlowOrder {
         long hosts = state.network().hostCount();
         long[] key = new long[flows.length];
         for (int k = 0; k < flows.length; k++) {
-            long pair = state.flow(flows[k]).dst() * hosts + state.flow(flows[k]).src();
+            long pair = state.dst(flows[k]) * hosts + state.src(flows[k]);
             key[k] = (pair << 31) | k;
         }
         Arrays.sort(key);

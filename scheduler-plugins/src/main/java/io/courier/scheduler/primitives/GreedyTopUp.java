@@ -14,7 +14,7 @@ public final class GreedyTopUp {
     public static void apply(ClusterState state, int[] flows, double[] residual, double[] rate) {
         double eps = state.network().rateEpsilon();
         for (int f : flows) {
-            if (state.flow(f).finished()) {
+            if (state.finished(f)) {
                 continue;
             }
             int[] res = state.resourcesOf(f);

@@ -1,7 +1,6 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
-import io.courier.scheduler.model.Flow;
 
 /**
  * P3 of SCHEDULERS.md §0.5, MADD (minimum allocation for desired duration): every unfinished flow of a
@@ -23,9 +22,9 @@ public final class Madd {
         }
         double[] add = new double[flows.length];
         for (int k = 0; k < flows.length; k++) {
-            Flow f = state.flow(flows[k]);
-            if (!f.finished()) {
-                add[k] = f.remaining() / g;
+            int f = flows[k];
+            if (!state.finished(f)) {
+                add[k] = state.remaining(f) / g;
             }
         }
         // All rates first, then the residual (the spec's "all flows of C first, then update R").

@@ -17,7 +17,7 @@ public final class OneShotFairShare {
         boolean[] keep = new boolean[flows.length];
         for (int k = 0; k < flows.length; k++) {
             int f = flows[k];
-            if (state.flow(f).finished()) {
+            if (state.finished(f)) {
                 continue;
             }
             boolean ok = true;

@@ -54,7 +54,7 @@ public final class QueueAllocation {
         boolean[][] activeOn = new boolean[queues][nRes];
         double[] weightSum = new double[nRes];
         for (int f = 0; f < state.flowCount(); f++) {
-            if (state.flow(f).finished()) {
+            if (state.finished(f)) {
                 continue;
             }
             int q = queueOf[state.coflowOf(f)];

@@ -4,7 +4,6 @@ import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
-import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.Bssi;
@@ -80,10 +79,9 @@ public final class SincroniaScheduler implements CoflowScheduler {
         for (int c = 0; c < n; c++) {
             weight[c] = state.coflow(c).weight();
             for (int f : state.unfinishedFlowsOf(c)) {
-                Flow fl = state.flow(f);
-                double rem = fl.remaining();
-                load[c][state.network().up(fl.src())] += rem;
-                load[c][state.network().down(fl.dst())] += rem;
+                double rem = state.remaining(f);
+                load[c][state.network().up(state.src(f))] += rem;
+                load[c][state.network().down(state.dst(f))] += rem;
             }
         }
         int[] sigma = Bssi.order(load, weight);

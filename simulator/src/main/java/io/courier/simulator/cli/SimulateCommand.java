@@ -10,6 +10,7 @@ import io.courier.simulator.engine.SimulationOptions;
 import io.courier.simulator.engine.Triggers;
 import io.courier.simulator.engine.SimulationResult;
 import io.courier.simulator.report.ReportFiles;
+import io.courier.simulator.report.ResourceUse;
 import io.courier.simulator.report.RunSummary;
 import io.courier.simulator.report.SummaryCsv;
 import io.courier.simulator.report.SummaryJson;
@@ -240,17 +241,20 @@ public final class SimulateCommand implements Callable<Integer> {
         List<SimulationResult> results = new ArrayList<>();
         List<RunSummary> summaries = new ArrayList<>();
         boolean inPlace = System.console() != null;
+        ResourceMeter meter = new ResourceMeter();
         for (int i = 0; i < runs.size(); i++) {
             PlannedRun r = runs.get(i);
             ProgressLine progress = new ProgressLine(err, "[" + (i + 1) + "/" + runs.size() + "] " + r.name(),
                     inPlace, System::nanoTime);
+            meter.start();
             SimulationResult result = FluidSimulator.run(workload, r.scheduler.create(), r.scheduler.label(),
                     options.withCourier(r.courier), quiet ? ProgressListener.NONE : progress);
+            ResourceUse used = meter.stop();
             if (!quiet) {
                 progress.finish(result.coflows().size(), result.wallSeconds());
             }
             results.add(result);
-            summaries.add(RunSummary.of(result, r.scheduler.effectiveParameters()));
+            summaries.add(RunSummary.of(result, r.scheduler.effectiveParameters()).withResources(used));
         }
         ObjectNode json = SummaryJson.toJson(workload.name(), describe(options), summaries);
         switch (format) {

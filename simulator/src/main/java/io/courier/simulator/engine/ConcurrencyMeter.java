@@ -1,6 +1,6 @@
 package io.courier.simulator.engine;
 
-import java.util.Arrays;
+import io.courier.scheduler.model.ClusterState;
 import java.util.List;
 
 /**
@@ -9,23 +9,38 @@ import java.util.List;
  */
 final class ConcurrencyMeter {
     private final int hosts;
-    private final int[] count;
     private int max;
     private double weightedSum;
     private double busyTime;
 
     ConcurrencyMeter(int hosts) {
         this.hosts = hosts;
-        this.count = new int[2 * hosts];
     }
 
-    /** The network flows (src, dst host) that send during the next {@code dt} seconds. */
-    void record(List<int[]> networkFlows, double dt) {
-        Arrays.fill(count, 0);
+    /** Sending network flows per port (up ports, then down ports) for network flows given as (src, dst). */
+    int[] portCounts(List<int[]> networkFlows) {
+        int[] count = new int[2 * hosts];
         for (int[] f : networkFlows) {
             count[f[0]]++;
             count[hosts + f[1]]++;
         }
+        return count;
+    }
+
+    /** Sending network flows per port when every flow of {@code state} with a positive rate is one. */
+    int[] portCounts(ClusterState state, double[] rate) {
+        int[] count = new int[2 * hosts];
+        for (int i = 0; i < rate.length; i++) {
+            if (rate[i] > 0) {
+                count[state.src(i)]++;
+                count[hosts + state.dst(i)]++;
+            }
+        }
+        return count;
+    }
+
+    /** Port counts from {@link #portCounts} that hold for the next {@code dt} seconds. */
+    void record(int[] count, double dt) {
         for (int c : count) {
             if (c > 0) {
                 max = Math.max(max, c);

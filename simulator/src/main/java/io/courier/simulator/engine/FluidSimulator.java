@@ -3,6 +3,7 @@ package io.courier.simulator.engine;
 import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.enforce.OrderEnforcer;
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.ColumnarStateBuilder;
 import io.courier.scheduler.model.Coflow;
 import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
@@ -31,7 +32,6 @@ import java.util.List;
 public final class FluidSimulator {
     private static final long MAX_EVENTS = 50_000_000L;
     private static final double PROGRESS_EVERY_NANOS = 0.5e9;
-    private static final long POSITION_MASK = (1L << 22) - 1;
 
     private final Workload workload;
     private final CoflowScheduler scheduler;
@@ -43,6 +43,11 @@ public final class FluidSimulator {
     private final CourierTransport courier;
     private final ConcurrencyMeter meter;
     private final Flow[] flowCache;
+    private final CoflowId[] coflowIds;
+    /** Whether snapshots are built from the flow table's columns ({@link #columnarSnapshot}). */
+    private boolean columnar;
+    /** The flows the current event completes ({@link Epoch#completeUntil}); reused across events. */
+    private int[] completed = new int[64];
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
             ProgressListener progress) {
@@ -59,6 +64,10 @@ public final class FluidSimulator {
                 : null;
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
         this.flowCache = new Flow[table.flows];
+        this.coflowIds = new CoflowId[workload.coflows().size()];
+        for (int c = 0; c < coflowIds.length; c++) {
+            coflowIds[c] = CoflowId.of(workload.coflows().get(c).id());
+        }
     }
 
     /**
@@ -76,6 +85,7 @@ public final class FluidSimulator {
         long lastProgress = started;
         List<WorkloadCoflow> coflows = workload.coflows();
         double[] admission = admissionTimes(coflows);
+        columnar = coflowsInStateOrder(admission);
         int[] pendingFlows = new int[coflows.size()];
         for (int c = 0; c < coflows.size(); c++) {
             pendingFlows[c] = table.flowsOfCoflow[c].length;
@@ -128,7 +138,9 @@ public final class FluidSimulator {
             }
             now = next;
             boolean reschedule = false;
-            for (int g : epoch.completeUntil(now)) {
+            int doneCount = epoch.completeUntil(now);
+            for (int d = 0; d < doneCount; d++) {
+                int g = completed[d];
                 table.state[g] = FlowTable.DONE;
                 table.sent[g] = table.size[g];
                 reschedule |= options.triggers() == Triggers.FLOW | gate.finished(g);
@@ -171,22 +183,20 @@ public final class FluidSimulator {
                     + " active coflows: " + e.getMessage(), e);
         }
         double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
-        List<int[]> networkFlows = new ArrayList<>();
+        int[] portFlows;
         if (courier != null) {
+            List<int[]> networkFlows = new ArrayList<>();
             rate = courier.apply(snap.state, decision, networkFlows);
+            portFlows = meter.portCounts(networkFlows);
         } else {
-            for (int i = 0; i < rate.length; i++) {
-                if (rate[i] > 0) {
-                    networkFlows.add(new int[] {snap.state.flow(i).src(), snap.state.flow(i).dst()});
-                }
-            }
+            portFlows = meter.portCounts(snap.state, rate);
         }
         checkCapacity(snap.state, rate, now);
         double wake = scheduler.nextWakeup(view, decision);
         if (!(wake > now + 1e-9 * Math.max(1.0, now))) {
             wake = Double.POSITIVE_INFINITY; // a wake-up at (or before) now is no later event
         }
-        return new Epoch(now, snap.global, rate, wake, networkFlows);
+        return new Epoch(now, snap.global, rate, wake, portFlows);
     }
 
     /**
@@ -199,82 +209,67 @@ public final class FluidSimulator {
         final double wake;
         private final int[] flows;
         private final double[] rate;
-        private final List<int[]> networkFlows;
-        private final long[] order;     // completion instants' ranks packed with positions, ascending
+        private final int[] portFlows;  // sending network flows per port (up ports, then down ports)
+        private final CompletionQueue order;
         private final double[] finish;  // completion instant by position (+∞ = not in this interval)
-        private int cursor;
+        private boolean completedAny;
 
-        Epoch(double start, int[] global, double[] rate, double wake, List<int[]> networkFlows) {
+        Epoch(double start, int[] global, double[] rate, double wake, int[] portFlows) {
+            if (global.length > CompletionQueue.POSITION_MASK) {
+                throw new IllegalStateException(label + ": more than " + CompletionQueue.POSITION_MASK
+                        + " flows in one decision");
+            }
             this.start = start;
             this.flows = global;
             this.rate = rate;
             this.wake = wake;
-            this.networkFlows = networkFlows;
+            this.portFlows = portFlows;
             this.finish = new double[global.length];
+            long[] keys = new long[global.length];
             int n = 0;
             for (int i = 0; i < global.length; i++) {
                 int g = global[i];
                 if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
-                    finish[i] = start + table.remaining(g) / rate[i];
-                    n++;
+                    double at = start + table.remaining(g) / rate[i];
+                    finish[i] = at;
+                    keys[n++] = CompletionQueue.key(at - start, i);
                 } else {
                     finish[i] = Double.POSITIVE_INFINITY;
                 }
             }
-            this.order = completionOrder(finish, n, start);
-        }
-
-        /**
-         * Positions with a finite completion instant, earliest first. The sort key is the instant's
-         * offset from the interval start with its lowest bits replaced by the position: a primitive sort
-         * at hundreds of thousands of flows, and instants closer than 2^-30 (1e-9) relative may swap,
-         * which is the tolerance that batches simultaneous completions anyway.
-         */
-        private long[] completionOrder(double[] at, int n, double from) {
-            if (at.length > POSITION_MASK) {
-                throw new IllegalStateException(label + ": more than " + POSITION_MASK + " flows in one decision");
-            }
-            long[] key = new long[n];
-            int k = 0;
-            for (int i = 0; i < at.length; i++) {
-                if (at[i] < Double.POSITIVE_INFINITY) {
-                    long bits = Double.doubleToLongBits(Math.max(0.0, at[i] - from));
-                    key[k++] = (bits & ~POSITION_MASK) | i;
-                }
-            }
-            Arrays.sort(key);
-            for (k = 0; k < n; k++) {
-                key[k] &= POSITION_MASK;
-            }
-            return key;
+            this.order = new CompletionQueue(keys, n);
         }
 
         boolean completedAny() {
-            return cursor > 0;
+            return completedAny;
         }
 
         double nextCompletion() {
-            return cursor < order.length ? finish[(int) order[cursor]] : Double.POSITIVE_INFINITY;
+            return order.isEmpty() ? Double.POSITIVE_INFINITY : finish[order.peek()];
         }
 
         /**
-         * The flows that complete by {@code t}: those whose instant is {@code t} within a relative 1e-9
-         * (simultaneous completions are one event).
+         * Puts into {@link #completed} the flows that complete by {@code t} — those whose instant is
+         * {@code t} within a relative 1e-9 (simultaneous completions are one event) — and returns how many.
          */
-        List<Integer> completeUntil(double t) {
-            List<Integer> done = new ArrayList<>();
+        int completeUntil(double t) {
+            int n = 0;
             double limit = t + 1e-9 * Math.max(1.0, t - start);
-            while (cursor < order.length && finish[(int) order[cursor]] <= limit) {
-                int i = (int) order[cursor++];
+            while (!order.isEmpty() && finish[order.peek()] <= limit) {
+                int i = order.poll();
                 table.lastRate[flows[i]] = rate[i];
-                done.add(flows[i]);
+                if (n == completed.length) {
+                    completed = Arrays.copyOf(completed, 2 * n);
+                }
+                completed[n++] = flows[i];
             }
-            return done;
+            completedAny |= n > 0;
+            return n;
         }
 
         /** Ends the interval at {@code t}: bytes sent by the flows still running, rates as measured. */
         void settle(double t) {
-            meter.record(networkFlows, t - start);
+            meter.record(portFlows, t - start);
             for (int i = 0; i < flows.length; i++) {
                 int g = flows[i];
                 if (table.state[g] == FlowTable.RUNNING && finish[i] > t) {
@@ -312,17 +307,21 @@ public final class FluidSimulator {
     }
 
     private Snapshot snapshot(double now, List<Integer> active, double[] admission) {
+        if (columnar) {
+            return columnarSnapshot(now, active, admission);
+        }
         Network net = workload.network();
         ClusterState.Builder b = ClusterState.builder(net).now(now);
         int capacity = 0;
         for (int c : active) {
             capacity += table.flowsOfCoflow[c].length;
         }
+        b.expectFlows(capacity);
         int[] g = new int[capacity];
         int n = 0;
         for (int c : active) {
             WorkloadCoflow wc = workload.coflows().get(c);
-            CoflowId id = CoflowId.of(wc.id());
+            CoflowId id = coflowIds[c];
             b.coflow(new Coflow(id, admission[c], wc.weight()));
             for (int flow : table.flowsOfCoflow[c]) {
                 if (table.state[flow] == FlowTable.WAITING) {
@@ -337,6 +336,46 @@ public final class FluidSimulator {
     }
 
     /**
+     * The same state as {@link #snapshot}'s general path, built from the flow table's arrays without flow
+     * objects (possible when coflows in workload order are in the state's (admission, id) order, which is
+     * the usual case: then flow numbers ascend through the state as {@link ColumnarStateBuilder} needs).
+     */
+    private Snapshot columnarSnapshot(double now, List<Integer> active, double[] admission) {
+        int capacity = 0;
+        for (int c : active) {
+            capacity += table.flowsOfCoflow[c].length;
+        }
+        ColumnarStateBuilder b = new ColumnarStateBuilder(workload.network(), active.size(), capacity).now(now);
+        int[] g = new int[capacity];
+        int n = 0;
+        for (int c : active) {
+            b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
+            for (int flow : table.flowsOfCoflow[c]) {
+                byte state = table.state[flow];
+                if (state == FlowTable.WAITING) {
+                    continue; // a fetch not started yet is not on the network
+                }
+                double rate = table.lastRate[flow];
+                b.flow(flow, table.src[flow], table.dst[flow], table.size[flow], table.sent[flow],
+                        state == FlowTable.DONE, rate, rate);
+                g[n++] = flow;
+            }
+        }
+        return new Snapshot(b.build(), Arrays.copyOf(g, n));
+    }
+
+    /** True when (admission, id) ascends strictly with the workload's coflow order. */
+    private boolean coflowsInStateOrder(double[] admission) {
+        for (int c = 1; c < admission.length; c++) {
+            int cmp = Double.compare(admission[c - 1], admission[c]);
+            if (cmp > 0 || cmp == 0 && coflowIds[c - 1].compareTo(coflowIds[c]) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The model's view of flow {@code g}. Finished and paused flows do not change between decisions, so
      * their last object is reused: at trace scale most flows of an active coflow are in one of those states.
      */
@@ -347,7 +386,8 @@ public final class FluidSimulator {
                 && sameRate(cached, table.lastRate[g])) {
             return cached;
         }
-        Flow.Builder fb = Flow.builder(FlowId.of(g), coflow, table.src[g], table.dst[g])
+        FlowId id = cached != null ? cached.id() : FlowId.of(g);
+        Flow.Builder fb = Flow.builder(id, coflow, table.src[g], table.dst[g])
                 .size(table.size[g]).sent(table.sent[g]).finished(done);
         if (!Double.isNaN(table.lastRate[g])) {
             fb.measuredRate(table.lastRate[g]).lastDesiredRate(table.lastRate[g]);

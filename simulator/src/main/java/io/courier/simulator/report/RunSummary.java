@@ -32,6 +32,26 @@ public final class RunSummary {
     private final long decisions;
     private final double wallSeconds;
     private final Map<CoflowBin, BinStats> bins;
+    private final ResourceUse resources; // null = not measured
+
+    private RunSummary(RunSummary s, ResourceUse resources) {
+        this.scheduler = s.scheduler;
+        this.courier = s.courier;
+        this.parameters = s.parameters;
+        this.coflows = s.coflows;
+        this.avgCct = s.avgCct;
+        this.p50Cct = s.p50Cct;
+        this.p90Cct = s.p90Cct;
+        this.p99Cct = s.p99Cct;
+        this.avgWeightedCct = s.avgWeightedCct;
+        this.makespan = s.makespan;
+        this.maxConcurrentFlowsPerPort = s.maxConcurrentFlowsPerPort;
+        this.meanConcurrentFlowsPerPort = s.meanConcurrentFlowsPerPort;
+        this.decisions = s.decisions;
+        this.wallSeconds = s.wallSeconds;
+        this.bins = s.bins;
+        this.resources = resources;
+    }
 
     private RunSummary(SimulationResult r, Map<String, String> parameters) {
         List<CoflowResult> cs = r.coflows();
@@ -65,6 +85,7 @@ public final class RunSummary {
         this.meanConcurrentFlowsPerPort = r.concurrency().mean();
         this.decisions = r.decisions();
         this.wallSeconds = r.wallSeconds();
+        this.resources = null;
         Map<CoflowBin, BinStats> bs = new EnumMap<>(CoflowBin.class);
         for (Map.Entry<CoflowBin, List<Double>> e : byBin.entrySet()) {
             double[] v = new double[e.getValue().size()];
@@ -87,6 +108,16 @@ public final class RunSummary {
     /** The summary of a run with the scheduler's effective parameters, for reports. */
     public static RunSummary of(SimulationResult result, Map<String, String> effectiveParameters) {
         return new RunSummary(result, effectiveParameters);
+    }
+
+    /** This summary with the run's measured CPU time and peak heap. */
+    public RunSummary withResources(ResourceUse used) {
+        return new RunSummary(this, used);
+    }
+
+    /** The run's CPU time and peak heap, or null when they were not measured. */
+    public ResourceUse resources() {
+        return resources;
     }
 
     /** The scheduler's label as the user asked for it. */

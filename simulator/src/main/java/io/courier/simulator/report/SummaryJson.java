@@ -60,6 +60,10 @@ public final class SummaryJson {
         putTime(o, "meanConcurrentFlowsPerPort", r.meanConcurrentFlowsPerPort());
         o.put("decisions", r.decisions());
         putTime(o, "wallSeconds", r.wallSeconds());
+        if (r.resources() != null) {
+            putTime(o, "cpuSeconds", r.resources().cpuSeconds());
+            o.put("peakHeapBytes", r.resources().peakHeapBytes());
+        }
         ObjectNode params = o.putObject("parameters");
         for (Map.Entry<String, String> e : r.parameters().entrySet()) {
             params.put(e.getKey(), e.getValue());

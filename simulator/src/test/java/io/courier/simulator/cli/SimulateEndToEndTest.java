@@ -80,6 +80,9 @@ class SimulateEndToEndTest {
             assertEquals(1.125, run.get("makespan").asDouble(), 1e-9);
             assertEquals(1, run.get("maxConcurrentFlowsPerPort").asInt());
             assertTrue(run.get("wallSeconds").asDouble() >= 0);
+            // What the run cost, measured by the CLI: thread CPU time and the heap pools' peak.
+            assertTrue(run.get("cpuSeconds").asDouble() >= 0);
+            assertTrue(run.get("peakHeapBytes").asLong() > 0);
             assertEquals(3, run.get("bins").get("LN").get("coflows").asInt());
         }
         assertEquals(Arrays.asList("fair", "varys", "aalo"), names);

@@ -1,0 +1,261 @@
+package io.courier.scheduler.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a {@link ClusterState} from primitive per-flow values instead of {@link Flow} objects, for
+ * drivers that keep their flows in arrays (the simulator builds a state of up to 200 000 flows at every
+ * decision). The state is the same as {@link ClusterState.Builder} would make from the equivalent flows;
+ * flow objects are made only when a scheduler reads one.
+ *
+ * <p>Restrictions that keep building linear and hash-free: coflows are added in the state's own order,
+ * (arrival, id) strictly ascending; each flow belongs to the coflow added last; flow ids ascend strictly
+ * over the whole state; flows cross no extra links. Violations and invalid values are rejected with the
+ * flow and coflow named. One-shot: a builder builds one state. Not thread-safe.
+ */
+public final class ColumnarStateBuilder {
+    private static final long MAX_SHARED_PAIRS = 1L << 20;
+
+    private final Network network;
+    private double now;
+    private final List<Coflow> coflows;
+    private int[] coflowStart;
+    private int flows;
+    private long[] id;
+    private int[] src;
+    private int[] dst;
+    private double[] size;
+    private double[] sent;
+    private boolean[] finished;
+    private double[] measuredRate;
+    private double[] lastDesiredRate;
+    private boolean built;
+
+    /** @param expectedFlows room reserved up front (the arrays grow when it is exceeded) */
+    public ColumnarStateBuilder(Network network, int expectedCoflows, int expectedFlows) {
+        if (network == null) {
+            throw new IllegalArgumentException("network must not be null");
+        }
+        this.network = network;
+        this.coflows = new ArrayList<>(Math.max(0, expectedCoflows));
+        this.coflowStart = new int[Math.max(1, expectedCoflows + 1)];
+        int cap = Math.max(0, expectedFlows);
+        id = new long[cap];
+        src = new int[cap];
+        dst = new int[cap];
+        size = new double[cap];
+        sent = new double[cap];
+        finished = new boolean[cap];
+        measuredRate = new double[cap];
+        lastDesiredRate = new double[cap];
+    }
+
+    public ColumnarStateBuilder now(double time) {
+        if (!Double.isFinite(time)) {
+            throw new IllegalArgumentException("now must be finite, got " + time);
+        }
+        this.now = time;
+        return this;
+    }
+
+    /** The next coflow; it must come after the previous one in (arrival, id) order. */
+    public ColumnarStateBuilder coflow(Coflow c) {
+        checkOpen();
+        if (!coflows.isEmpty()) {
+            Coflow prev = coflows.get(coflows.size() - 1);
+            int cmp = Double.compare(prev.arrival(), c.arrival());
+            if (cmp > 0 || cmp == 0 && prev.id().compareTo(c.id()) >= 0) {
+                throw new IllegalArgumentException("coflow " + c.id() + " (arrival " + c.arrival() + ") added after "
+                        + prev.id() + " (arrival " + prev.arrival() + "): coflows must come in (arrival, id) order");
+            }
+        }
+        if (coflows.size() + 1 >= coflowStart.length) {
+            coflowStart = Arrays.copyOf(coflowStart, 2 * coflowStart.length);
+        }
+        coflows.add(c);
+        coflowStart[coflows.size() - 1] = flows;
+        return this;
+    }
+
+    /**
+     * A flow of the coflow added last.
+     *
+     * @param bytes           total size, or NaN when unknown
+     * @param measured        measured rate, or NaN when not measured
+     * @param lastDesired     the previous decision's rate, or NaN when never scheduled
+     */
+    public ColumnarStateBuilder flow(long flowId, int from, int to, double bytes, double sentBytes, boolean done,
+            double measured, double lastDesired) {
+        checkOpen();
+        if (coflows.isEmpty()) {
+            throw new IllegalArgumentException("flow-" + flowId + " added before any coflow");
+        }
+        if (flows > 0 && flowId <= id[flows - 1]) {
+            throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + ") added after flow-"
+                    + id[flows - 1] + ": flow ids must ascend");
+        }
+        int hosts = network.hostCount();
+        if (from < 0 || to < 0 || from >= hosts || to >= hosts) {
+            throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + "): host " + from + "->" + to
+                    + " outside the network's " + hosts + " hosts");
+        }
+        if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(bytes) && valid(measured)
+                && valid(lastDesired))) {
+            check(flowId, "size", bytes, true);
+            check(flowId, "sent", sentBytes, false);
+            check(flowId, "measured rate", measured, true);
+            check(flowId, "last desired rate", lastDesired, true);
+        }
+        if (flows == id.length) {
+            resize(Math.max(16, 2 * id.length));
+        }
+        id[flows] = flowId;
+        src[flows] = from;
+        dst[flows] = to;
+        size[flows] = bytes;
+        sent[flows] = sentBytes;
+        finished[flows] = done;
+        measuredRate[flows] = measured;
+        lastDesiredRate[flows] = lastDesired;
+        flows++;
+        return this;
+    }
+
+    public ClusterState build() {
+        checkOpen();
+        built = true;
+        int nc = coflows.size();
+        coflowStart[nc] = flows;
+        List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
+        Map<CoflowId, Integer> cIndex = new HashMap<>(nc * 2);
+        for (int c = 0; c < nc; c++) {
+            cIndex.put(cs.get(c).id(), c); // ids are distinct: (arrival, id) ascends strictly
+        }
+        int hosts = network.hostCount();
+        int[][] pairResources = (long) hosts * hosts <= MAX_SHARED_PAIRS ? new int[hosts * hosts][] : null;
+        int[] coflowOf = new int[flows];
+        int[][] byCoflow = new int[nc][];
+        int[][] res = new int[flows][];
+        for (int c = 0; c < nc; c++) {
+            int from = coflowStart[c];
+            int to = coflowStart[c + 1];
+            int[] members = new int[to - from];
+            for (int i = from; i < to; i++) {
+                coflowOf[i] = c;
+                members[i - from] = i;
+                res[i] = resources(pairResources, hosts, src[i], dst[i]);
+            }
+            byCoflow[c] = members;
+        }
+        // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
+        trim();
+        boolean[] fin = finished;
+        FlowColumns columns = new FlowColumns(fin, src, dst, size, sent);
+        int[][] unfinished = new int[nc][];
+        for (int c = 0; c < nc; c++) {
+            unfinished[c] = unfinished(byCoflow[c], fin);
+        }
+        final long[] ids = id;
+        final double[] sz = size;
+        final double[] mr = measuredRate;
+        final double[] ld = lastDesiredRate;
+        final int[] cof = coflowOf;
+        List<Flow> lazy = new LazyFlowList(flows, i -> {
+            Flow.Builder b = Flow.builder(FlowId.of(ids[i]), cs.get(cof[i]).id(), columns.src[i], columns.dst[i])
+                    .sent(columns.sent[i]).finished(columns.finished[i]);
+            if (!Double.isNaN(sz[i])) {
+                b.size(sz[i]);
+            }
+            if (!Double.isNaN(mr[i])) {
+                b.measuredRate(mr[i]);
+            }
+            if (!Double.isNaN(ld[i])) {
+                b.lastDesiredRate(ld[i]);
+            }
+            return b.build();
+        });
+        double[] linkEstimate = new double[network.linkCount()];
+        for (int l = 0; l < linkEstimate.length; l++) {
+            linkEstimate[l] = network.capacity(network.link(l));
+        }
+        return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, FlowIndex.ofAscending(ids),
+                coflowOf, byCoflow, res, unfinished, columns);
+    }
+
+    private int[] resources(int[][] shared, int hosts, int from, int to) {
+        if (shared == null) {
+            return new int[] {network.up(from), network.down(to)};
+        }
+        int pair = from * hosts + to;
+        int[] r = shared[pair];
+        if (r == null) {
+            r = new int[] {network.up(from), network.down(to)};
+            shared[pair] = r;
+        }
+        return r;
+    }
+
+    private static int[] unfinished(int[] members, boolean[] fin) {
+        int n = 0;
+        for (int f : members) {
+            if (!fin[f]) {
+                n++;
+            }
+        }
+        if (n == members.length) {
+            return members;
+        }
+        int[] out = new int[n];
+        int k = 0;
+        for (int f : members) {
+            if (!fin[f]) {
+                out[k++] = f;
+            }
+        }
+        return out;
+    }
+
+    /** NaN (unknown) or a finite number >= 0. */
+    private static boolean valid(double v) {
+        return v != v || v >= 0 && v < Double.POSITIVE_INFINITY;
+    }
+
+    private void check(long flowId, String what, double v, boolean nanAllowed) {
+        if (Double.isNaN(v) ? !nanAllowed : !(v >= 0) || Double.isInfinite(v)) {
+            throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + "): " + what
+                    + " must be a finite number >= 0, got " + v);
+        }
+    }
+
+    private CoflowId lastCoflow() {
+        return coflows.get(coflows.size() - 1).id();
+    }
+
+    private void checkOpen() {
+        if (built) {
+            throw new IllegalStateException("this builder has already built its state");
+        }
+    }
+
+    private void trim() {
+        if (flows < id.length) {
+            resize(flows);
+        }
+    }
+
+    private void resize(int cap) {
+        id = Arrays.copyOf(id, cap);
+        src = Arrays.copyOf(src, cap);
+        dst = Arrays.copyOf(dst, cap);
+        size = Arrays.copyOf(size, cap);
+        sent = Arrays.copyOf(sent, cap);
+        finished = Arrays.copyOf(finished, cap);
+        measuredRate = Arrays.copyOf(measuredRate, cap);
+        lastDesiredRate = Arrays.copyOf(lastDesiredRate, cap);
+    }
+}

@@ -1,0 +1,116 @@
+package io.courier.scheduler.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.EnumSet;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
+
+/**
+ * A state built from columns is the state {@link ClusterState.Builder} makes from the equivalent flow
+ * objects (same indices, flows, derived indexes and column reads), and bad input is rejected with the
+ * flow or coflow named.
+ */
+@Timeout(10)
+class ColumnarStateBuilderTest {
+    private static final Network NET = Network.uniform(5, 100.0);
+
+    private static void rejects(Executable e, String... fragments) {
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+        for (String f : fragments) {
+            assertTrue(x.getMessage().contains(f), "message '" + x.getMessage() + "' lacks '" + f + "'");
+        }
+    }
+
+    @Test
+    void sameStateAsTheObjectBuilder() {
+        Random rnd = new Random(42);
+        ColumnarStateBuilder columnar = new ColumnarStateBuilder(NET, 4, 3); // too little room: must grow
+        ClusterState.Builder objects = ClusterState.builder(NET);
+        columnar.now(7.5);
+        objects.now(7.5);
+        long id = 3;
+        for (int c = 0; c < 4; c++) {
+            Coflow coflow = new Coflow(CoflowId.of(10 + c), c < 2 ? 1.0 : 2.0 + c, 1 + c);
+            columnar.coflow(coflow);
+            objects.coflow(coflow);
+            for (int k = 0; k < 1 + rnd.nextInt(6); k++) {
+                int src = rnd.nextInt(5);
+                int dst = rnd.nextInt(5);
+                double size = 100 + rnd.nextInt(1000);
+                double sent = rnd.nextInt(3) == 0 ? size : rnd.nextInt((int) size);
+                boolean finished = sent == size;
+                double rate = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
+                id += 1 + rnd.nextInt(3);
+                columnar.flow(id, src, dst, size, sent, finished, rate, rate);
+                Flow.Builder f = Flow.builder(FlowId.of(id), coflow.id(), src, dst).size(size).sent(sent)
+                        .finished(finished);
+                if (!Double.isNaN(rate)) {
+                    f.measuredRate(rate).lastDesiredRate(rate);
+                }
+                objects.flow(f.build());
+            }
+        }
+        ClusterState a = columnar.build();
+        ClusterState b = objects.build();
+        assertEquals(b.now(), a.now());
+        assertEquals(b.coflows(), a.coflows());
+        assertEquals(b.flows(), a.flows());
+        assertArrayEquals(b.unfinishedFlows(), a.unfinishedFlows());
+        for (int c = 0; c < b.coflowCount(); c++) {
+            assertArrayEquals(b.flowsOf(c), a.flowsOf(c));
+            assertArrayEquals(b.unfinishedFlowsOf(c), a.unfinishedFlowsOf(c));
+            assertEquals(b.sentBy(c), a.sentBy(c));
+            assertEquals(c, a.indexOf(b.coflow(c).id()));
+        }
+        for (int i = 0; i < b.flowCount(); i++) {
+            assertEquals(i, a.indexOf(b.flow(i).id()));
+            assertEquals(b.coflowOf(i), a.coflowOf(i));
+            assertArrayEquals(b.resourcesOf(i), a.resourcesOf(i));
+            assertEquals(b.finished(i), a.finished(i));
+            assertEquals(b.src(i), a.src(i));
+            assertEquals(b.dst(i), a.dst(i));
+            assertEquals(b.sent(i), a.sent(i));
+            assertEquals(b.remaining(i), a.remaining(i));
+            assertEquals(b.flow(i).remaining(), a.remaining(i));
+        }
+        assertEquals(-1, a.indexOf(FlowId.of(1)));
+    }
+
+    @Test
+    void hiddenViewHidesSizesInColumnsToo() {
+        ClusterState s = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0))
+                .flow(1, 0, 1, 500, 100, false, Double.NaN, Double.NaN).build();
+        ClusterState hidden = s.viewFor(EnumSet.noneOf(Info.class));
+        assertFalse(hidden.sizesVisible());
+        assertEquals(400.0, s.remaining(0));
+        assertThrows(HiddenInformationException.class, () -> hidden.remaining(0));
+        assertThrows(HiddenInformationException.class, () -> hidden.flow(0).size());
+        assertEquals(100.0, hidden.sent(0));
+        assertTrue(hidden.hasSameFlowsAs(s));
+    }
+
+    @Test
+    void badInputIsRejectedWithTheOffenderNamed() {
+        rejects(() -> new ColumnarStateBuilder(NET, 1, 1).flow(1, 0, 1, 1, 0, false, Double.NaN, Double.NaN),
+                "flow-1", "before any coflow");
+        rejects(() -> new ColumnarStateBuilder(NET, 2, 1).coflow(Coflow.of(2, 5.0)).coflow(Coflow.of(1, 5.0)),
+                "coflow-1", "(arrival, id) order");
+        ColumnarStateBuilder b = new ColumnarStateBuilder(NET, 1, 2).coflow(Coflow.of(1, 0));
+        b.flow(5, 0, 1, 10, 0, false, Double.NaN, Double.NaN);
+        rejects(() -> b.flow(5, 0, 1, 10, 0, false, Double.NaN, Double.NaN), "flow-5", "ascend");
+        rejects(() -> b.flow(6, 0, 9, 10, 0, false, Double.NaN, Double.NaN), "flow-6", "host 0->9", "5 hosts");
+        rejects(() -> b.flow(7, 0, 1, -1, 0, false, Double.NaN, Double.NaN), "flow-7", "size", "-1.0");
+        rejects(() -> b.flow(8, 0, 1, 10, Double.NaN, false, Double.NaN, Double.NaN), "flow-8", "sent", "NaN");
+        rejects(() -> b.flow(9, 0, 1, 10, 0, false, Double.POSITIVE_INFINITY, Double.NaN), "flow-9",
+                "measured rate");
+        b.build();
+        assertThrows(IllegalStateException.class, b::build);
+    }
+}
