@@ -84,6 +84,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
     @Option(names = "--skip-restart", description = "Skip the coordinator stop/start check.")
     boolean skipRestart;
 
+    @Option(names = "--restart-only", description = "Only the coordinator stop/start check (no scheduler rounds).")
+    boolean restartOnly;
+
     @Option(names = "--work-dir", description = "Cluster data and logs (default: ${DEFAULT-VALUE}).")
     Path workDir = Path.of("target", "coflow-bench");
 
@@ -156,7 +159,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
                     + " maps, %d reducers each, %d NodeManagers, links %,d B/s, epoch %d ms; logs %s%n", largeRows,
                     largeSlowstart, smallRows, submitSmallAt * 100, reduces, nodes, capacity, epochMillis, logFile);
             out.println("repeat scheduler   small_job_s  small_shuffle_s  large_job_s  large_shuffle_s");
-            for (int i = 0; i < repeats; i++) {
+            for (int i = 0; i < (restartOnly ? 0 : repeats); i++) {
                 for (int k = 0; k < schedulers.size(); k++) {
                     String scheduler = schedulers.get((i + k) % schedulers.size());
                     switchTo(scheduler);
@@ -169,7 +172,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
                             r.large().maxShuffleMillis() / 1000.0);
                 }
             }
-            summarize(runs);
+            if (!runs.isEmpty()) {
+                summarize(runs);
+            }
             if (!skipRestart) {
                 restart = restartCheck(cluster, largeIn, largeOut, largeRef);
                 out.println(restart);

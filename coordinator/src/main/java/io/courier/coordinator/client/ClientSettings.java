@@ -8,7 +8,7 @@ import java.util.List;
  * Where the coordinator is and how the client behaves. Immutable; build with {@link #builder(String, int)}.
  * Defaults: report every 10 ms, coordinator considered lost after 2 s without an answer, registration retried
  * every 500 ms, discovery lookups time out after 2 s, local Artery on the coordinator-facing interface with
- * any free port, 256 KiB frames, no standby. With standbys ({@link Builder#standby}), a client that loses its
+ * any free port, 256 KiB frames, no standby, a fresh actor system after 10 s in FALLBACK. With standbys ({@link Builder#standby}), a client that loses its
  * coordinator tries the next one in turn, and while it follows a standby it asks the primary every
  * {@link #primaryProbeMillis()} whether it is back (docs/coordinator.md, "High availability").
  */
@@ -24,6 +24,7 @@ public final class ClientSettings {
     private final int maxFrameBytes;
     private final List<String> standbys;
     private final long primaryProbeMillis;
+    private final long systemRestartMillis;
 
     private ClientSettings(Builder b) {
         this.coordinatorHost = b.coordinatorHost;
@@ -37,6 +38,15 @@ public final class ClientSettings {
         this.maxFrameBytes = b.maxFrameBytes;
         this.standbys = Collections.unmodifiableList(new ArrayList<String>(b.standbys));
         this.primaryProbeMillis = b.primaryProbeMillis;
+        this.systemRestartMillis = b.systemRestartMillis;
+    }
+
+    /**
+     * How long a client may stay in FALLBACK before it replaces its actor system (and so its connections) to
+     * reach a coordinator that came back; see {@link CoordinatorClient}.
+     */
+    public long systemRestartMillis() {
+        return systemRestartMillis;
     }
 
     public static Builder builder(String coordinatorHost, int coordinatorPort) {
@@ -116,6 +126,7 @@ public final class ClientSettings {
         private int maxFrameBytes = 256 * 1024;
         private final List<String> standbys = new ArrayList<String>();
         private long primaryProbeMillis = 5_000;
+        private long systemRestartMillis = 10_000;
 
         private Builder(String coordinatorHost, int coordinatorPort) {
             if (coordinatorHost == null || coordinatorHost.isEmpty()) {
@@ -171,6 +182,11 @@ public final class ClientSettings {
 
         public Builder primaryProbeMillis(long v) {
             this.primaryProbeMillis = positive("primary probe interval", v);
+            return this;
+        }
+
+        public Builder systemRestartMillis(long v) {
+            this.systemRestartMillis = positive("system restart interval", v);
             return this;
         }
 

@@ -6,13 +6,21 @@ import io.courier.coordinator.PekkoSettings;
 import io.courier.coordinator.protocol.ClientCommand;
 import io.courier.coordinator.protocol.CoflowRegistered;
 import io.courier.coordinator.protocol.NodeInfo;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.BootstrapSetup;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator client a proxy embeds (in the NodeManager): a small actor system of its own (Artery TCP,
@@ -21,15 +29,43 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * {@link CoordinatorListener}, falls back when the coordinator goes silent and re-registers when it comes
  * back. Its API has no Hadoop, Netty or Pekko types.
  *
- * <p>Whoever calls {@link #start} owns the client and must {@link #close()} it. Every method is thread-safe.
+ * <p>A client that has been in FALLBACK for {@link ClientSettings#systemRestartMillis()} replaces its actor
+ * system with a fresh one and replays its coflow registrations: after a few seconds of refused connections Pekko
+ * Artery stops delivering to the coordinator's address, so a coordinator restarted there would otherwise never
+ * hear from this proxy again (docs/coordinator.md, "Fallback and restart").
+ *
+ * <p>Whoever calls {@link #start} owns the client and must {@link #close()} it; the client owns its actor system
+ * and one watchdog thread, both stopped by {@link #close()}. Every method is thread-safe.
  */
 public final class CoordinatorClient implements AutoCloseable {
-    private final ActorSystem<ClientCommand> system;
-    private final AtomicReference<Mode> mode;
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorClient.class);
 
-    private CoordinatorClient(ActorSystem<ClientCommand> system, AtomicReference<Mode> mode) {
-        this.system = system;
-        this.mode = mode;
+    private final ClientSettings settings;
+    private final NodeInfo node;
+    private final ReportSource source;
+    private final CoordinatorListener listener;
+    private final ClassLoader classLoader;
+    private final AtomicReference<Mode> mode = new AtomicReference<Mode>(Mode.FALLBACK);
+    /** Coflows registered and not completed, in order: replayed into a replacement actor system. */
+    private final Map<String, CoflowRegistered> coflows = new LinkedHashMap<String, CoflowRegistered>();
+    private final ScheduledExecutorService watchdog;
+    /** Guarded by {@code this}: the current actor system, and when this client was last seen coordinated. */
+    private ActorSystem<ClientCommand> system;
+    private long lastCoordinatedNanos = System.nanoTime();
+    private boolean closed;
+
+    private CoordinatorClient(ClientSettings settings, NodeInfo node, ReportSource source,
+            CoordinatorListener listener, ClassLoader classLoader) {
+        this.settings = settings;
+        this.node = node;
+        this.source = source;
+        this.listener = listener;
+        this.classLoader = classLoader;
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "courier-coordinator-client-watchdog " + node.nodeId());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
@@ -38,13 +74,57 @@ public final class CoordinatorClient implements AutoCloseable {
      */
     public static CoordinatorClient start(ClientSettings settings, NodeInfo node, ReportSource source,
             CoordinatorListener listener, ClassLoader classLoader) {
+        CoordinatorClient c = new CoordinatorClient(settings, node, source, listener, classLoader);
+        synchronized (c) {
+            c.system = c.newSystem();
+        }
+        long period = Math.max(100, settings.systemRestartMillis() / 10);
+        c.watchdog.scheduleWithFixedDelay(c::watch, period, period, TimeUnit.MILLISECONDS);
+        return c;
+    }
+
+    private ActorSystem<ClientCommand> newSystem() {
         Config config = PekkoSettings.remoting(settings.localHost(), settings.localPort(), settings.maxFrameBytes(),
                 ConfigFactory.load(classLoader));
-        AtomicReference<Mode> mode = new AtomicReference<Mode>(Mode.FALLBACK);
-        ActorSystem<ClientCommand> system = ActorSystem.create(
-                ClientActor.create(settings, node, source, listener, mode), "courier-proxy",
+        return ActorSystem.create(ClientActor.create(settings, node, source, listener, mode), "courier-proxy",
                 BootstrapSetup.create(config).withClassloader(classLoader));
-        return new CoordinatorClient(system, mode);
+    }
+
+    /** Watchdog thread: replaces an actor system that has been in FALLBACK too long. */
+    private void watch() {
+        ActorSystem<ClientCommand> old;
+        List<CoflowRegistered> replay;
+        synchronized (this) {
+            long now = System.nanoTime();
+            if (closed || mode.get() == Mode.COORDINATED) {
+                lastCoordinatedNanos = now;
+                return;
+            }
+            if (now - lastCoordinatedNanos < TimeUnit.MILLISECONDS.toNanos(settings.systemRestartMillis())) {
+                return;
+            }
+            lastCoordinatedNanos = now;
+            old = system;
+            replay = new ArrayList<CoflowRegistered>(coflows.values());
+        }
+        LOG.info("node {}: no coordinator for {} ms; starting a fresh client to reach {}", node.nodeId(),
+                settings.systemRestartMillis(), settings.coordinatorPaths());
+        terminate(old);
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            try {
+                system = newSystem();
+            } catch (RuntimeException e) {
+                LOG.warn("node {}: could not start a fresh coordinator client (retrying in {} ms): {}", node.nodeId(),
+                        settings.systemRestartMillis(), e.toString());
+                return;
+            }
+            for (CoflowRegistered c : replay) {
+                system.tell(new ClientActor.RegisterCoflow(c));
+            }
+        }
     }
 
     /** The current mode (as last reported to the listener). */
@@ -57,15 +137,20 @@ public final class CoordinatorClient implements AutoCloseable {
      * coordinator restart). {@code weight}: the job's {@code courier.coflow.weight}, NaN when unset;
      * {@code priority}: the job priority's name or null.
      */
-    public void registerCoflow(String jobId, double weight, String priority, long arrivalMillis) {
-        system.tell(new ClientActor.RegisterCoflow(new CoflowRegistered(jobId, weight, priority, arrivalMillis)));
+    public synchronized void registerCoflow(String jobId, double weight, String priority, long arrivalMillis) {
+        CoflowRegistered c = new CoflowRegistered(jobId, weight, priority, arrivalMillis);
+        if (!coflows.containsKey(jobId)) {
+            coflows.put(jobId, c);
+        }
+        system.tell(new ClientActor.RegisterCoflow(c));
     }
 
     /** Tells the coordinator a job's shuffle is over on this node (idempotent). */
-    public void completeCoflow(String jobId) {
+    public synchronized void completeCoflow(String jobId) {
         if (jobId == null || jobId.isEmpty()) {
             throw new IllegalArgumentException("job id must be a non-empty string");
         }
+        coflows.remove(jobId);
         system.tell(new ClientActor.CompleteCoflow(jobId));
     }
 
@@ -78,16 +163,36 @@ public final class CoordinatorClient implements AutoCloseable {
             throw new IllegalArgumentException("shuffle endpoint must be a non-empty string");
         }
         CompletableFuture<Optional<String>> f = new CompletableFuture<Optional<String>>();
-        system.tell(new ClientActor.Lookup(shuffleEndpoint, f));
+        synchronized (this) {
+            system.tell(new ClientActor.Lookup(shuffleEndpoint, f));
+        }
         return f;
     }
 
-    /** Stops the client's actor system and waits (bounded) for it. */
+    /** Stops the watchdog and the client's actor system and waits (bounded) for them. */
     @Override
     public void close() {
-        system.terminate();
+        ActorSystem<ClientCommand> s;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            s = system;
+        }
+        watchdog.shutdownNow();
         try {
-            system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+            watchdog.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        terminate(s);
+    }
+
+    private static void terminate(ActorSystem<ClientCommand> s) {
+        s.terminate();
+        try {
+            s.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException("coordinator client did not stop within 30 s", e);
         }

@@ -28,6 +28,8 @@ public final class CoordinationConfig {
     public static final String FALLBACK_EPOCH = "courier.coordinator.fallback.epoch-ms";
     /** While following a standby, how often to ask the primary (the first address) whether it is back. */
     public static final String PRIMARY_PROBE = "courier.coordinator.primary-probe-ms";
+    /** How long the client may stay in FALLBACK before it starts a fresh actor system (new connections). */
+    public static final String CLIENT_RESTART = "courier.coordinator.client.restart-after-ms";
     /** This node's port capacity (both directions), bytes/s; 0 = unknown (the coordinator's default applies). */
     public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
 
@@ -42,6 +44,7 @@ public final class CoordinationConfig {
     private final long capacityBytesPerSecond;
     private final List<Endpoint> standbys;
     private final long primaryProbeMillis;
+    private final long clientRestartMillis;
 
     /** A coordinator's Artery endpoint. */
     public static final class Endpoint {
@@ -69,7 +72,8 @@ public final class CoordinationConfig {
 
     private CoordinationConfig(String coordinatorHost, int coordinatorPort, long reportIntervalMillis,
             long ackTimeoutMillis, long registerRetryMillis, String clientHost, int clientPort,
-            long fallbackEpochMillis, long capacityBytesPerSecond, List<Endpoint> standbys, long primaryProbeMillis) {
+            long fallbackEpochMillis, long capacityBytesPerSecond, List<Endpoint> standbys, long primaryProbeMillis,
+            long clientRestartMillis) {
         this.coordinatorHost = coordinatorHost;
         this.coordinatorPort = coordinatorPort;
         this.reportIntervalMillis = reportIntervalMillis;
@@ -81,12 +85,13 @@ public final class CoordinationConfig {
         this.capacityBytesPerSecond = capacityBytesPerSecond;
         this.standbys = Collections.unmodifiableList(new ArrayList<Endpoint>(standbys));
         this.primaryProbeMillis = primaryProbeMillis;
+        this.clientRestartMillis = clientRestartMillis;
     }
 
     /** No coordinator: decentralized fallback only, default epoch. */
     public static CoordinationConfig none() {
         return new CoordinationConfig(null, 0, 10, 2_000, 500, null, 0, 10, 0, Collections.<Endpoint>emptyList(),
-                5_000);
+                5_000, 10_000);
     }
 
     /**
@@ -125,8 +130,9 @@ public final class CoordinationConfig {
         long epoch = number(FALLBACK_EPOCH, props.get(FALLBACK_EPOCH), 10, 1, 60_000);
         long capacity = number(CAPACITY, props.get(CAPACITY), 0, 0, Long.MAX_VALUE);
         long probe = number(PRIMARY_PROBE, props.get(PRIMARY_PROBE), 5_000, 1, Long.MAX_VALUE);
+        long restart = number(CLIENT_RESTART, props.get(CLIENT_RESTART), 10_000, 1_000, Long.MAX_VALUE);
         return new CoordinationConfig(host, port, report, ack, retry, clientHost, clientPort, epoch, capacity,
-                standbys, probe);
+                standbys, probe, restart);
     }
 
     /** One {@code host:port} of {@link #ADDRESS} ({@code [v6]:port} allowed). */
@@ -173,7 +179,12 @@ public final class CoordinationConfig {
     public CoordinationConfig withTimings(long reportMillis, long ackTimeoutMillis, long registerRetryMillis) {
         return new CoordinationConfig(coordinatorHost, coordinatorPort, reportMillis, ackTimeoutMillis,
                 registerRetryMillis, clientHost, clientPort, fallbackEpochMillis, capacityBytesPerSecond, standbys,
-                primaryProbeMillis);
+                primaryProbeMillis, clientRestartMillis);
+    }
+
+    /** How long the client may stay in FALLBACK before it starts a fresh actor system. */
+    public long clientRestartMillis() {
+        return clientRestartMillis;
     }
 
     /** Standby coordinators, in the order the client tries them after the primary. */

@@ -95,7 +95,8 @@ public final class ProxyCoordination implements Closeable {
                 ClientSettings.Builder b = ClientSettings.builder(config.coordinatorHost(), config.coordinatorPort())
                         .local(host, config.clientPort()).reportIntervalMillis(config.reportIntervalMillis())
                         .ackTimeoutMillis(config.ackTimeoutMillis()).registerRetryMillis(config.registerRetryMillis())
-                        .primaryProbeMillis(config.primaryProbeMillis());
+                        .primaryProbeMillis(config.primaryProbeMillis())
+                        .systemRestartMillis(config.clientRestartMillis());
                 for (CoordinationConfig.Endpoint e : config.standbys()) {
                     b.standby(e.host(), e.port());
                 }

@@ -25,6 +25,9 @@ class CoordinationConfigTest {
         assertFalse(c.coordinated());
         assertTrue(c.standbys().isEmpty());
         assertEquals(5_000, c.primaryProbeMillis());
+        assertEquals(10_000, c.clientRestartMillis());
+        assertEquals(3_000, parse(CoordinationConfig.CLIENT_RESTART, "3000").clientRestartMillis());
+        assertThrows(IllegalArgumentException.class, () -> parse(CoordinationConfig.CLIENT_RESTART, "10"));
     }
 
     @Test
