@@ -87,44 +87,18 @@ class CoordinatorClientTest {
 
     @Test
     void fallsBackWhenTheCoordinatorIsLostAndReturnsWhenItRestarts() throws Exception {
-        int port = TestSupport.freePort();
-        coordinator = TestSupport.coordinator(port, 20, "varys");
-        final List<FlowReport> rows = Arrays.asList(new FlowReport("job_1", "a", "b", 0, 50_000_000, -1, -1, false));
-        Recorder ra = new Recorder();
-        Recorder rb = new Recorder();
-        a = client(port, "a", () -> rows, ra);
-        b = client(port, "b", () -> Collections.<FlowReport>emptyList(), rb);
-        assertEquals(Mode.COORDINATED, ra.nextMode());
-        assertEquals(Mode.COORDINATED, rb.nextMode());
-        assertEquals(Mode.COORDINATED, a.mode());
-        a.registerCoflow("job_1", Double.NaN, "NORMAL", System.currentTimeMillis());
-        DecisionUpdate first = ra.nextNonEmptyDecision();
-        assertEquals("job_1", first.flows().get(0).jobId());
-        assertEquals(Optional.of("b:13563"), a.lookupProxy("b:13562").toCompletableFuture().get(10, TimeUnit.SECONDS));
-        String firstId = coordinator.id();
-
-        // The coordinator goes away: both proxies fall back after the ack timeout.
-        coordinator.close();
-        coordinator = null;
-        assertEquals(Mode.FALLBACK, ra.nextMode());
-        assertEquals(Mode.FALLBACK, rb.nextMode());
-        assertEquals(Mode.FALLBACK, a.mode());
-        ra.decisions.clear();
-
-        // A new coordinator on the same address: the proxies re-register by themselves, re-send the coflow,
-        // and decisions resume.
-        coordinator = TestSupport.coordinator(port, 20, "varys");
-        assertNotEquals(firstId, coordinator.id());
-        assertEquals(Mode.COORDINATED, ra.nextMode());
-        assertEquals(Mode.COORDINATED, rb.nextMode());
-        DecisionUpdate resumed = ra.nextNonEmptyDecision();
-        assertEquals("job_1", resumed.flows().get(0).jobId());
-        assertEquals(1, coordinator.status(java.time.Duration.ofSeconds(5)).toCompletableFuture()
-                .get(10, TimeUnit.SECONDS).coflows().size(), "the coflow was re-registered");
+        loseAndRestartTheCoordinator(0);
     }
 
     @Test
     void returnsWhenTheCoordinatorRestartsAfterALongOutage() throws Exception {
+        // Longer than Artery keeps retrying a refused address: only a fresh client actor system (after
+        // systemRestartMillis in FALLBACK) reaches the restarted coordinator.
+        loseAndRestartTheCoordinator(6_000);
+    }
+
+    /** Two clients, a coflow and its decisions; the coordinator stops, stays away {@code outageMillis}, returns. */
+    private void loseAndRestartTheCoordinator(long outageMillis) throws Exception {
         int port = TestSupport.freePort();
         coordinator = TestSupport.coordinator(port, 20, "varys");
         final List<FlowReport> rows = Arrays.asList(new FlowReport("job_1", "a", "b", 0, 50_000_000, -1, -1, false));
@@ -151,9 +125,7 @@ class CoordinatorClientTest {
 
         // A new coordinator on the same address: the proxies re-register by themselves, re-send the coflow,
         // and decisions resume.
-        // Longer than Artery keeps retrying a refused address: only a fresh client actor system (after
-        // systemRestartMillis in FALLBACK) reaches the restarted coordinator.
-        Thread.sleep(6_000);
+        Thread.sleep(outageMillis);
         coordinator = TestSupport.coordinator(port, 20, "varys");
         assertNotEquals(firstId, coordinator.id());
         assertEquals(Mode.COORDINATED, ra.nextMode());
