@@ -18,8 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -45,13 +43,6 @@ class ConsumerFaultTest {
     /** The map hosted on the faulty source; map 0 is served by a real proxy on node 1. */
     private static final int FAULTY_MAP = 1;
 
-    private static RawKeyValueIterator runAndClose(TestConsumer c) throws Exception {
-        try {
-            return c.run();
-        } finally {
-            c.close();
-        }
-    }
 
     /** Writes map {@code map} on node 1 and serves it from {@code source} instead; announces it as done there. */
     private static void onFaultySource(ReduceHarness h, FaultySource source, int map, int records, int valueBytes)
@@ -80,7 +71,7 @@ class ConsumerFaultTest {
             h.conf.setLong(ReduceConfig.READ_TIMEOUT, 2000);
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
-            long[] got = ReduceHarness.digest(runAndClose(c));
+            long[] got = ReduceHarness.digest(c.runAndClose());
 
             assertArrayEquals(h.expectedDigest(), got, fault + ": only the verified copy was merged");
             assertEquals(2, h.counter(TaskCounter.SHUFFLED_MAPS));
@@ -104,7 +95,7 @@ class ConsumerFaultTest {
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             c.gate.diskFull = true;
-            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            IOException e = assertThrows(IOException.class, () -> c.runAndClose());
             assertTrue(String.valueOf(e.getMessage()).contains("local") || causeChainMentions(e, "no space"),
                     e.toString());
             assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "the source is not blamed");
@@ -121,9 +112,8 @@ class ConsumerFaultTest {
             h.conf.setLong(ReduceConfig.READ_TIMEOUT, 600_000);
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
-            ExecutorService ex = Executors.newSingleThreadExecutor();
-            try {
-                Future<RawKeyValueIterator> run = ex.submit(() -> c.run());
+            try (BackgroundShuffle bg = new BackgroundShuffle(c::run)) {
+                Future<RawKeyValueIterator> run = bg.result;
                 ReduceHarness.waitUntil("the segment reserved on disk", () -> c.gate.descriptions.contains("DISK"));
                 ReduceHarness.waitUntil("the temporary output file", () -> !mapOutputFiles(h).isEmpty());
                 assertFalse(run.isDone(), "the read is stuck");
@@ -136,8 +126,6 @@ class ConsumerFaultTest {
                 assertTrue(h.status.fetchFailed.isEmpty(), "nothing reported to the ApplicationMaster");
                 assertEquals(java.util.Collections.<String>emptyList(), mapOutputFiles(h), "the temporary map output was deleted");
                 ReduceHarness.waitUntil("the stuck stream cancelled at its source", () -> source.cancels.get() >= 1);
-            } finally {
-                ex.shutdownNow();
             }
         }
     }

@@ -1,7 +1,6 @@
 package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.source.MapOutputFiles;
-import org.apache.hadoop.mapred.Counters;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
@@ -14,8 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
@@ -34,13 +31,6 @@ class CourierShuffleConsumerTest {
     @TempDir
     File dir;
 
-    private static RawKeyValueIterator runAndClose(TestConsumer c) throws Exception {
-        try {
-            return c.run();
-        } finally {
-            c.close();
-        }
-    }
 
     @Test
     void everyMapArrivesThroughTheProxyIntoMemoryAndOntoDiskAndMergesToTheMapsRecords() throws Exception {
@@ -53,7 +43,7 @@ class CourierShuffleConsumerTest {
             }
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
-            long[] got = ReduceHarness.digest(runAndClose(c));
+            long[] got = ReduceHarness.digest(c.runAndClose());
 
             assertArrayEquals(h.expectedDigest(), got, "records merged = records the maps wrote for partition 0");
             assertTrue(c.gate.descriptions.contains("MEMORY"), "small segments are shuffled into memory");
@@ -83,9 +73,8 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             c.gate.held = org.apache.hadoop.mapreduce.TaskAttemptID.forName(ReduceHarness.mapAttempt(0, 0));
-            ExecutorService ex = Executors.newSingleThreadExecutor();
-            try {
-                Future<RawKeyValueIterator> run = ex.submit(() -> runAndClose(c));
+            try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
+                Future<RawKeyValueIterator> run = bg.result;
                 // Maps on the other nodes arrive while map 0's segment waits for memory.
                 ReduceHarness.waitUntil("maps of nodes 1 and 2", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
                 ReduceHarness.waitUntil("several WAITs for map 0", () -> c.gate.waitsAnswered.get() >= 3);
@@ -98,8 +87,6 @@ class CourierShuffleConsumerTest {
                 assertEquals(2, c.fetcher.fetchesFrom(h.cluster.id(0)),
                         "maps 0 and 3 were requested once each: map 0's stream stayed open through the WAITs");
                 assertTrue(h.counter(CourierCounter.WAIT_MILLIS) > 0);
-            } finally {
-                ex.shutdownNow();
             }
         }
     }
@@ -126,9 +113,8 @@ class CourierShuffleConsumerTest {
             }
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
-            ExecutorService ex = Executors.newSingleThreadExecutor();
-            try {
-                Future<RawKeyValueIterator> run = ex.submit(() -> runAndClose(c));
+            try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
+                Future<RawKeyValueIterator> run = bg.result;
                 TaskAttemptID bad = TaskAttemptID.forName(ReduceHarness.mapAttempt(1, 0));
                 ReduceHarness.waitUntil("a fetch-failure report for map 1", () -> h.status.fetchFailed.contains(bad));
                 assertTrue(h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
@@ -142,8 +128,6 @@ class CourierShuffleConsumerTest {
                 long[] got = ReduceHarness.digest(run.get(60, TimeUnit.SECONDS));
                 assertArrayEquals(h.expectedDigest(), got, "only verified bytes were merged");
                 assertEquals(4, h.counter(TaskCounter.SHUFFLED_MAPS));
-            } finally {
-                ex.shutdownNow();
             }
         }
     }
@@ -162,9 +146,8 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.filesAsHttp = true;
             c.init(h.context());
-            ExecutorService ex = Executors.newSingleThreadExecutor();
-            try {
-                Future<RawKeyValueIterator> run = ex.submit(() -> runAndClose(c));
+            try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
+                Future<RawKeyValueIterator> run = bg.result;
                 ReduceHarness.waitUntil("node 2 fetched over HTTP", () -> c.httpHosts.contains(h.mapHost(2)));
                 ReduceHarness.waitUntil("maps 0..3", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
                 int proxyAttempts = c.fetcher.fetchesFrom(deadProxy);
@@ -178,8 +161,6 @@ class CourierShuffleConsumerTest {
                 assertEquals(3, h.counter(CourierCounter.PROXY_SEGMENTS), "maps 0, 1, 3");
                 assertEquals(6, h.counter(TaskCounter.SHUFFLED_MAPS));
                 assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "the switch to HTTP blames no one");
-            } finally {
-                ex.shutdownNow();
             }
         }
     }
@@ -194,9 +175,8 @@ class CourierShuffleConsumerTest {
             h.cluster.proxy(2).close(); // node 2 is down: no proxy, no HTTP shuffle server
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
-            ExecutorService ex = Executors.newSingleThreadExecutor();
-            try {
-                Future<RawKeyValueIterator> run = ex.submit(() -> runAndClose(c));
+            try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
+                Future<RawKeyValueIterator> run = bg.result;
                 TaskAttemptID lost = TaskAttemptID.forName(ReduceHarness.mapAttempt(2, 0));
                 ReduceHarness.waitUntil("a fetch-failure report for map 2", () -> h.status.fetchFailed.contains(lost));
                 assertTrue(c.httpHosts.contains(h.mapHost(2)), "Hadoop's HTTP fetcher tried the node");
@@ -209,8 +189,6 @@ class CourierShuffleConsumerTest {
                 long[] got = ReduceHarness.digest(run.get(60, TimeUnit.SECONDS));
                 assertArrayEquals(h.expectedDigest(), got);
                 assertEquals(3, h.counter(TaskCounter.SHUFFLED_MAPS));
-            } finally {
-                ex.shutdownNow();
             }
         }
     }
@@ -225,7 +203,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.refuseConnects = Integer.MAX_VALUE;
             c.init(h.context());
-            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            IOException e = assertThrows(IOException.class, () -> c.runAndClose());
             assertEquals(3, c.connectAttempts.get());
             assertTrue(e.getMessage().contains("127.0.0.1:" + (h.shufflePort(0) + ReduceHarness.OFFSET)), e.getMessage());
             assertTrue(e.getMessage().contains(ReduceConfig.LOCAL_PROXY_RETRIES), e.getMessage());
@@ -243,7 +221,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.refuseConnects = 1;
             c.init(h.context());
-            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
             assertEquals(2, c.connectAttempts.get());
         }
     }
@@ -266,7 +244,7 @@ class CourierShuffleConsumerTest {
             };
             c.filesAsHttp = true;
             c.init(h.context());
-            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
             assertEquals(0, c.connectAttempts.get());
             assertEquals(2, h.counter(CourierCounter.HTTP_FALLBACK_SEGMENTS));
             assertEquals(0, h.counter(CourierCounter.PROXY_SEGMENTS));
@@ -284,7 +262,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.filesAsHttp = true; // stands in for Hadoop's HTTPS fetcher
             c.init(h.context());
-            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
             assertEquals(0, c.connectAttempts.get(), "the local proxy is not even contacted");
             assertEquals(2, h.counter(CourierCounter.HTTP_FALLBACK_SEGMENTS));
             assertEquals(0, h.counter(CourierCounter.PROXY_SEGMENTS));
@@ -305,7 +283,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             // One map, every copy corrupt: Hadoop's scheduler declares the reducer unhealthy.
-            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            IOException e = assertThrows(IOException.class, () -> c.runAndClose());
             String m = e.getMessage();
             assertTrue(m.contains(ReduceHarness.JOB), m);
             assertTrue(m.contains(ReduceHarness.mapAttempt(0, 0)), m);
@@ -326,7 +304,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.localLosses = 3; // = courier.reduce.local-proxy.retries
             c.init(h.context());
-            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(runAndClose(c)));
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
             assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE));
             assertTrue(h.status.fetchFailed.isEmpty());
         }
@@ -345,7 +323,7 @@ class CourierShuffleConsumerTest {
             TestConsumer c = new TestConsumer(h);
             c.localLosses = Integer.MAX_VALUE;
             c.init(h.context());
-            IOException e = assertThrows(IOException.class, () -> runAndClose(c));
+            IOException e = assertThrows(IOException.class, () -> c.runAndClose());
             assertTrue(e.getMessage().contains("127.0.0.1:" + (h.shufflePort(0) + ReduceHarness.OFFSET)), e.getMessage());
             assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "no source was blamed");
         }

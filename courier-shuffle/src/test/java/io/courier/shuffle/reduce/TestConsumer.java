@@ -163,4 +163,13 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
             return delegate.close();
         }
     }
+
+    /** Runs the shuffle and closes the consumer, as Hadoop's {@code ReduceTask} does. */
+    RawKeyValueIterator runAndClose() throws Exception {
+        try {
+            return run();
+        } finally {
+            close();
+        }
+    }
 }

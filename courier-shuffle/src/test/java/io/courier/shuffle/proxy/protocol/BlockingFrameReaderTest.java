@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.protocol;
 
+import io.courier.shuffle.proxy.testing.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -65,7 +66,7 @@ class BlockingFrameReaderTest {
         List<Frame> all = new ArrayList<>(control);
         all.add(new DataFrame(9, Unpooled.wrappedBuffer(payload)));
         all.add(new DataFrame(9, Unpooled.EMPTY_BUFFER));
-        List<Frame> read = readAll(bytes(FrameCodecTest.encode(all.toArray(new Frame[0]))));
+        List<Frame> read = readAll(bytes(Frames.encode(all.toArray(new Frame[0]))));
         assertEquals(control, read.subList(0, control.size()));
         ArrayDataFrame full = (ArrayDataFrame) read.get(control.size());
         assertEquals(9, full.streamId());
@@ -77,13 +78,13 @@ class BlockingFrameReaderTest {
     @Test
     void theNettyDecoderReadsWhatFrameBodiesWrites() {
         Frame f = new RelayFetchFrame(8, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000004_0", 2, 1024, MAC);
-        List<Object> decoded = FrameCodecTest.decode(Unpooled.wrappedBuffer(FrameBodies.encode(f)));
+        List<Object> decoded = Frames.decode(Unpooled.wrappedBuffer(FrameBodies.encode(f)));
         assertEquals(Arrays.<Object>asList(f), decoded);
     }
 
     @Test
     void aCleanEndBetweenFramesIsNullAndAnEndInsideAFrameIsMalformed() throws Exception {
-        byte[] end = bytes(FrameCodecTest.encode(new EndFrame(1)));
+        byte[] end = bytes(Frames.encode(new EndFrame(1)));
         BlockingFrameReader r = new BlockingFrameReader(new ByteArrayInputStream(end));
         assertEquals(new EndFrame(1), r.read());
         assertNull(r.read());
@@ -98,10 +99,10 @@ class BlockingFrameReaderTest {
         cases.put("too large", Unpooled.buffer().writeInt(Wire.MAX_FRAME_LENGTH + 1).writeByte(Wire.VERSION)
                 .writeByte(5));
         cases.put("negative length", Unpooled.buffer().writeInt(-5).writeShort(0));
-        ByteBuf version = FrameCodecTest.encode(new EndFrame(1));
+        ByteBuf version = Frames.encode(new EndFrame(1));
         version.setByte(4, 9);
         cases.put("wrong version", version);
-        ByteBuf type = FrameCodecTest.encode(new EndFrame(1));
+        ByteBuf type = Frames.encode(new EndFrame(1));
         type.setByte(5, 42);
         cases.put("unknown type", type);
         cases.put("short body", Unpooled.buffer().writeInt(2 + 4).writeByte(Wire.VERSION)

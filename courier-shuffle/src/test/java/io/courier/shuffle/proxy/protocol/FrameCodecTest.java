@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.protocol;
 
+import io.courier.shuffle.proxy.testing.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -9,7 +10,6 @@ import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,33 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class FrameCodecTest {
     private static final byte[] MAC = new byte[32];
 
-    static ByteBuf encode(Frame... frames) {
-        EmbeddedChannel enc = new EmbeddedChannel(new FrameEncoder());
-        for (Frame f : frames) {
-            enc.writeOutbound(f);
-        }
-        ByteBuf all = Unpooled.buffer();
-        ByteBuf b;
-        while ((b = enc.readOutbound()) != null) {
-            all.writeBytes(b);
-            b.release();
-        }
-        enc.finishAndReleaseAll();
-        return all;
-    }
-
-    static List<Object> decode(ByteBuf bytes) {
-        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
-        dec.writeInbound(bytes);
-        List<Object> out = new ArrayList<>();
-        Object o;
-        while ((o = dec.readInbound()) != null) {
-            out.add(o);
-        }
-        dec.finishAndReleaseAll();
-        return out;
-    }
-
     @Test
     void everyFrameTypeRoundTrips() {
         List<Frame> frames = Arrays.<Frame>asList(
@@ -60,7 +33,7 @@ class FrameCodecTest {
                 new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac"),
                 new CancelFrame(7),
                 new ConnectionsFrame(3));
-        List<Object> decoded = decode(encode(frames.toArray(new Frame[0])));
+        List<Object> decoded = Frames.decode(Frames.encode(frames.toArray(new Frame[0])));
         assertEquals(frames, decoded);
     }
 
@@ -68,7 +41,7 @@ class FrameCodecTest {
     void dataFrameRoundTripsItsPayload() {
         byte[] payload = new byte[Wire.MAX_DATA];
         new java.util.Random(1).nextBytes(payload);
-        List<Object> decoded = decode(encode(new DataFrame(3, Unpooled.wrappedBuffer(payload))));
+        List<Object> decoded = Frames.decode(Frames.encode(new DataFrame(3, Unpooled.wrappedBuffer(payload))));
         assertEquals(1, decoded.size());
         DataFrame d = (DataFrame) decoded.get(0);
         assertEquals(3, d.streamId());
@@ -80,7 +53,7 @@ class FrameCodecTest {
 
     @Test
     void framesSplitIntoSingleBytesStillDecode() {
-        ByteBuf all = encode(new HandshakeFrame("n:1"), new CreditFrame(2, 10), new EndFrame(2));
+        ByteBuf all = Frames.encode(new HandshakeFrame("n:1"), new CreditFrame(2, 10), new EndFrame(2));
         EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
         while (all.isReadable()) {
             dec.writeInbound(all.readRetainedSlice(1));
@@ -102,7 +75,7 @@ class FrameCodecTest {
 
     @Test
     void wrongVersionIsRejected() {
-        ByteBuf b = encode(new EndFrame(1));
+        ByteBuf b = Frames.encode(new EndFrame(1));
         b.setByte(4, 9);
         ProtocolException e = decodeError(b);
         assertEquals(ErrorCode.UNSUPPORTED_VERSION, e.code());
@@ -111,7 +84,7 @@ class FrameCodecTest {
 
     @Test
     void unknownTypeIsRejected() {
-        ByteBuf b = encode(new EndFrame(1));
+        ByteBuf b = Frames.encode(new EndFrame(1));
         b.setByte(5, 42);
         ProtocolException e = decodeError(b);
         assertEquals(ErrorCode.UNKNOWN_FRAME_TYPE, e.code());
@@ -123,7 +96,7 @@ class FrameCodecTest {
         // A CREDIT frame whose length covers only the stream id, followed by a valid END frame.
         ByteBuf b = Unpooled.buffer().writeInt(2 + 4).writeByte(Wire.VERSION).writeByte(FrameType.CREDIT.code())
                 .writeInt(1);
-        b.writeBytes(encode(new EndFrame(1)));
+        b.writeBytes(Frames.encode(new EndFrame(1)));
         ProtocolException e = decodeError(b);
         assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
     }
@@ -137,7 +110,7 @@ class FrameCodecTest {
 
     @Test
     void truncatedFrameAtCloseIsReported() {
-        ByteBuf full = encode(new FetchFrame(1, "job_1_0001", "attempt_1_0001_m_000000_0", 0, 1024, MAC));
+        ByteBuf full = Frames.encode(new FetchFrame(1, "job_1_0001", "attempt_1_0001_m_000000_0", 0, 1024, MAC));
         ByteBuf part = full.readRetainedSlice(full.readableBytes() - 3);
         full.release();
         EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
@@ -154,7 +127,7 @@ class FrameCodecTest {
         EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
         ByteBuf bad = Unpooled.buffer().writeInt(-5);
         assertThrows(DecoderException.class, () -> dec.writeInbound(bad));
-        dec.writeInbound(encode(new EndFrame(1)));
+        dec.writeInbound(Frames.encode(new EndFrame(1)));
         assertNull(dec.readInbound());
         dec.finishAndReleaseAll();
     }
@@ -186,7 +159,7 @@ class FrameCodecTest {
         }
         ByteBuf header = FrameEncoder.dataHeader(UnpooledByteBufAllocator.DEFAULT, 7, payload.length);
         // What the sender writes (header, then payload) must equal the encoding of a DataFrame.
-        ByteBuf expected = encode(new DataFrame(7, Unpooled.wrappedBuffer(payload)));
+        ByteBuf expected = Frames.encode(new DataFrame(7, Unpooled.wrappedBuffer(payload)));
         ByteBuf sent = Unpooled.wrappedBuffer(header, Unpooled.wrappedBuffer(payload));
         assertEquals(expected, sent);
         expected.release();

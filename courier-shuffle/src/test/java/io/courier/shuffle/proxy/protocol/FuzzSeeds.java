@@ -1,8 +1,7 @@
 package io.courier.shuffle.proxy.protocol;
 
-import io.netty.buffer.ByteBuf;
+import io.courier.shuffle.proxy.testing.Frames;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.embedded.EmbeddedChannel;
 
 import java.io.File;
 import java.io.IOException;
@@ -57,12 +56,12 @@ public final class FuzzSeeds {
         byte[] oneRead = {(byte) 0xff, (byte) 0xff};
         byte[] smallReads = {0, 3};
         for (Frame f : all) {
-            write(new File(decoder, "frame-" + f.type()), concat(encode(f), oneRead));
+            write(new File(decoder, "frame-" + f.type()), concat(Frames.encodeBytes(f), oneRead));
         }
-        write(new File(decoder, "all-frames-one-read"), concat(encode(everyType()), oneRead));
-        write(new File(decoder, "all-frames-small-reads"), concat(encode(everyType()), smallReads));
+        write(new File(decoder, "all-frames-one-read"), concat(Frames.encodeBytes(everyType()), oneRead));
+        write(new File(decoder, "all-frames-small-reads"), concat(Frames.encodeBytes(everyType()), smallReads));
         write(new File(decoder, "full-data-frame"),
-                concat(encode(new DataFrame(1, Unpooled.wrappedBuffer(new byte[Wire.MAX_DATA]))), oneRead));
+                concat(Frames.encodeBytes(new DataFrame(1, Unpooled.wrappedBuffer(new byte[Wire.MAX_DATA]))), oneRead));
 
         Frame[] fromTask = {
             new RelayFetchFrame(1, "node-b:7000", "job_1_0001", "attempt_1_0001_m_000003_0", 0, 262144, MAC),
@@ -72,30 +71,12 @@ public final class FuzzSeeds {
             new RelayFetchFrame(2, "no-port", "job_1_0001", "attempt_1_0001_m_000003_0", 0, 1024, MAC),
         };
         for (Frame f : fromTask) {
-            write(new File(relay, "frame-" + f.type() + "-" + f.streamId()), encode(f));
+            write(new File(relay, "frame-" + f.type() + "-" + f.streamId()), Frames.encodeBytes(f));
         }
-        write(new File(relay, "task-session"), encode(fromTask));
+        write(new File(relay, "task-session"), Frames.encodeBytes(fromTask));
         write(new File(relay, "fetch-on-task-connection"),
-                encode(new FetchFrame(3, "job_1_0001", "attempt_1_0001_m_000003_0", 0, 1024, MAC)));
-        write(new File(relay, "connection-error"), encode(new ErrorFrame(0, ErrorCode.IO_ERROR, "bye")));
-    }
-
-    static byte[] encode(Frame... frames) {
-        EmbeddedChannel enc = new EmbeddedChannel(new FrameEncoder());
-        for (Frame f : frames) {
-            enc.writeOutbound(f);
-        }
-        ByteBuf all = Unpooled.buffer();
-        ByteBuf b;
-        while ((b = enc.readOutbound()) != null) {
-            all.writeBytes(b);
-            b.release();
-        }
-        enc.finishAndReleaseAll();
-        byte[] out = new byte[all.readableBytes()];
-        all.readBytes(out);
-        all.release();
-        return out;
+                Frames.encodeBytes(new FetchFrame(3, "job_1_0001", "attempt_1_0001_m_000003_0", 0, 1024, MAC)));
+        write(new File(relay, "connection-error"), Frames.encodeBytes(new ErrorFrame(0, ErrorCode.IO_ERROR, "bye")));
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

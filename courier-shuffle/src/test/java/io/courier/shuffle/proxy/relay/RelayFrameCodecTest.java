@@ -1,9 +1,9 @@
 package io.courier.shuffle.proxy.relay;
 
+import io.courier.shuffle.proxy.testing.Frames;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.Frame;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
-import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.FrameType;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.ProtocolException;
@@ -17,7 +17,6 @@ import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -32,33 +31,6 @@ class RelayFrameCodecTest {
 
     static {
         Arrays.fill(MAC, (byte) 7);
-    }
-
-    private static ByteBuf encode(Frame... frames) {
-        EmbeddedChannel enc = new EmbeddedChannel(new FrameEncoder());
-        for (Frame f : frames) {
-            enc.writeOutbound(f);
-        }
-        ByteBuf all = Unpooled.buffer();
-        ByteBuf b;
-        while ((b = enc.readOutbound()) != null) {
-            all.writeBytes(b);
-            b.release();
-        }
-        enc.finishAndReleaseAll();
-        return all;
-    }
-
-    private static List<Object> decode(ByteBuf bytes) {
-        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
-        dec.writeInbound(bytes);
-        List<Object> out = new ArrayList<>();
-        Object o;
-        while ((o = dec.readInbound()) != null) {
-            out.add(o);
-        }
-        dec.finishAndReleaseAll();
-        return out;
     }
 
     private static ProtocolException decodeError(ByteBuf b) {
@@ -77,7 +49,7 @@ class RelayFrameCodecTest {
                 new RelayFetchFrame(7, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000003_0", 5, 65536, MAC),
                 new RelayFetchFrame(Integer.MAX_VALUE, "[::1]:1", "j", "m", -1, 0, new byte[0]),
                 new RouteFrame(7, "node-a:4000->node-b:4000#3"));
-        assertEquals(frames, decode(encode(frames.toArray(new Frame[0]))));
+        assertEquals(frames, Frames.decode(Frames.encode(frames.toArray(new Frame[0]))));
         RelayFetchFrame f = (RelayFetchFrame) frames.get(2);
         assertArrayEquals(MAC, f.mac());
         assertEquals(FrameType.RELAY_FETCH, f.type());
@@ -89,15 +61,15 @@ class RelayFrameCodecTest {
         byte[] name = "node-a:4000".getBytes(StandardCharsets.UTF_8);
         ByteBuf v1 = Unpooled.buffer().writeInt(2 + 2 + name.length).writeByte(Wire.VERSION)
                 .writeByte(FrameType.HANDSHAKE.code()).writeShort(name.length).writeBytes(name);
-        assertEquals(v1, encode(new HandshakeFrame("node-a:4000")));
-        ByteBuf task = encode(new HandshakeFrame("node-a:4000", HandshakeFrame.Role.TASK));
+        assertEquals(v1, Frames.encode(new HandshakeFrame("node-a:4000")));
+        ByteBuf task = Frames.encode(new HandshakeFrame("node-a:4000", HandshakeFrame.Role.TASK));
         assertEquals(v1.readableBytes() + 1, task.readableBytes());
         assertEquals(HandshakeFrame.Role.TASK.code(), task.getByte(task.readableBytes() - 1));
     }
 
     @Test
     void anUnknownRoleIsMalformed() {
-        ByteBuf b = encode(new HandshakeFrame("t", HandshakeFrame.Role.TASK));
+        ByteBuf b = Frames.encode(new HandshakeFrame("t", HandshakeFrame.Role.TASK));
         b.setByte(b.readableBytes() - 1, 9);
         ProtocolException e = decodeError(b);
         assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
@@ -113,7 +85,7 @@ class RelayFrameCodecTest {
 
     @Test
     void aTruncatedRelayFetchIsMalformed() {
-        ByteBuf full = encode(new RelayFetchFrame(1, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000000_0", 0,
+        ByteBuf full = Frames.encode(new RelayFetchFrame(1, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000000_0", 0,
                 1024, MAC));
         // Shorten the body by the MAC bytes but keep the length field consistent with what is sent.
         int cut = MAC.length;
@@ -125,7 +97,7 @@ class RelayFrameCodecTest {
 
     @Test
     void relayFieldsAreValidated() {
-        ByteBuf zeroStream = encode(new RelayFetchFrame(1, "b:1", "j", "m", 0, 0, MAC));
+        ByteBuf zeroStream = Frames.encode(new RelayFetchFrame(1, "b:1", "j", "m", 0, 0, MAC));
         zeroStream.setInt(6, 0); // stream id 0 is the connection, never a stream
         assertEquals(ErrorCode.MALFORMED_FRAME, decodeError(zeroStream).code());
 
@@ -134,7 +106,7 @@ class RelayFrameCodecTest {
         emptySource.setInt(0, emptySource.readableBytes() - 4);
         assertEquals(ErrorCode.MALFORMED_FRAME, decodeError(emptySource).code());
 
-        ByteBuf negativeCredit = encode(new RelayFetchFrame(1, "b:1", "j", "m", 0, 0, MAC));
+        ByteBuf negativeCredit = Frames.encode(new RelayFetchFrame(1, "b:1", "j", "m", 0, 0, MAC));
         int creditAt = 4 + 2 + 4 + (2 + 3) + (2 + 1) + (2 + 1) + 4;
         negativeCredit.setInt(creditAt, -1);
         assertEquals(ErrorCode.MALFORMED_FRAME, decodeError(negativeCredit).code());

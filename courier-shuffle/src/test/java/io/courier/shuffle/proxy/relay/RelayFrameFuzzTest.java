@@ -1,12 +1,12 @@
 package io.courier.shuffle.proxy.relay;
 
+import io.courier.shuffle.proxy.testing.Frames;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.courier.scheduler.planning.SelectAndSplit;
 import io.courier.shuffle.proxy.auth.InMemorySecrets;
 import io.courier.shuffle.proxy.client.ProxyClient;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
-import io.courier.shuffle.proxy.protocol.Frame;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
@@ -15,7 +15,6 @@ import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
 import io.courier.shuffle.proxy.source.SegmentSource;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.util.ReferenceCountUtil;
@@ -41,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class RelayFrameFuzzTest {
     private static final InetSocketAddress TASK = new InetSocketAddress("127.0.0.1", 40000);
     private static final InetSocketAddress LOCAL = new InetSocketAddress("127.0.0.1", 7000);
-    private static final byte[] HELLO = encode(new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));
+    private static final byte[] HELLO = Frames.encodeBytes(new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));
 
     @FuzzTest(maxDuration = "5m")
     void arbitraryTaskBytesNeverBreakTheRelay(byte[] input) {
@@ -95,22 +94,6 @@ class RelayFrameFuzzTest {
             ch.finishAndReleaseAll();
             loop.finishAndReleaseAll();
         }
-    }
-
-    private static byte[] encode(Frame f) {
-        EmbeddedChannel enc = new EmbeddedChannel(new FrameEncoder());
-        enc.writeOutbound(f);
-        ByteBuf all = Unpooled.buffer();
-        ByteBuf b;
-        while ((b = enc.readOutbound()) != null) {
-            all.writeBytes(b);
-            b.release();
-        }
-        enc.finishAndReleaseAll();
-        byte[] out = new byte[all.readableBytes()];
-        all.readBytes(out);
-        all.release();
-        return out;
     }
 
     /** Decodes what the proxy wrote; a proxy that writes something undecodable fails the test here. */
