@@ -30,7 +30,6 @@ public final class RelayStream implements IncomingSegment {
     private final String mapAttempt;
     private final int partition;
     private final int window;
-    private final long readTimeoutMillis;
     private final InputStream in;
     /** The fetch's MAC key and request MAC, to verify the source's reply MAC (reader thread). */
     final byte[] secret;
@@ -62,7 +61,6 @@ public final class RelayStream implements IncomingSegment {
         this.requestMac = requestMac;
         this.window = window;
         this.granted = window;
-        this.readTimeoutMillis = readTimeoutMillis;
         this.in = new Data(readTimeoutMillis);
     }
 
