@@ -129,27 +129,31 @@ public final class ProxyConfig {
         return new ProxyConfig(v);
     }
 
-    /** Defaults overridden by the given {@code courier.proxy.*} properties; unknown keys are refused. */
+    /**
+     * Defaults overridden by the given {@code courier.proxy.*} properties; unknown keys are refused. The limits
+     * between settings (window &le; connection budget &le; node budget) are checked on the result, so the order of
+     * the properties does not matter.
+     */
     public static ProxyConfig fromProperties(Map<String, String> props) {
-        ProxyConfig c = defaults();
+        Values c = defaults().values();
         for (Map.Entry<String, String> e : props.entrySet()) {
             String v = e.getValue().trim();
             try {
                 switch (e.getKey()) {
-                    case HOST: c = c.withHost(v); break;
-                    case BIND_HOST: c = c.withBindHost(v.isEmpty() ? null : v); break;
-                    case PORT: c = c.withPort(Integer.parseInt(v)); break;
-                    case IO_THREADS: c = c.withIoThreads(Integer.parseInt(v)); break;
-                    case STREAM_WINDOW: c = c.withStreamWindow(Integer.parseInt(v)); break;
-                    case CONNECTION_MAX_IN_FLIGHT: c = c.withConnectionMaxInFlight(Long.parseLong(v)); break;
-                    case NODE_MAX_IN_FLIGHT: c = c.withNodeMaxInFlight(Long.parseLong(v)); break;
-                    case SEND_BUFFER: c = c.withSendBuffer(Long.parseLong(v)); break;
-                    case TRANSFER_TO: c = c.withTransferTo(Boolean.parseBoolean(v)); break;
-                    case CONNECT_TIMEOUT: c = c.withConnectTimeoutMillis(Integer.parseInt(v)); break;
-                    case MAX_NUM: c = c.withMaxNum(Integer.parseInt(v)); break;
-                    case MIN_SIZE: c = c.withMinSize(Double.parseDouble(v)); break;
-                    case MAX_CONNECTIONS_PER_PEER: c = c.withMaxConnectionsPerPeer(Integer.parseInt(v)); break;
-                    case RELAY_ALLOW_REMOTE: c = c.withRelayAllowRemote(parseBoolean(RELAY_ALLOW_REMOTE, v)); break;
+                    case HOST: c.host = v; break;
+                    case BIND_HOST: c.bindHost = v.isEmpty() ? null : v; break;
+                    case PORT: c.port = Integer.parseInt(v); break;
+                    case IO_THREADS: c.ioThreads = Integer.parseInt(v); break;
+                    case STREAM_WINDOW: c.streamWindow = Integer.parseInt(v); break;
+                    case CONNECTION_MAX_IN_FLIGHT: c.connectionMaxInFlight = Long.parseLong(v); break;
+                    case NODE_MAX_IN_FLIGHT: c.nodeMaxInFlight = Long.parseLong(v); break;
+                    case SEND_BUFFER: c.sendBuffer = Long.parseLong(v); break;
+                    case TRANSFER_TO: c.transferTo = Boolean.parseBoolean(v); break;
+                    case CONNECT_TIMEOUT: c.connectTimeoutMillis = Integer.parseInt(v); break;
+                    case MAX_NUM: c.maxNum = Integer.parseInt(v); break;
+                    case MIN_SIZE: c.minSize = Double.parseDouble(v); break;
+                    case MAX_CONNECTIONS_PER_PEER: c.maxConnectionsPerPeer = Integer.parseInt(v); break;
+                    case RELAY_ALLOW_REMOTE: c.relayAllowRemote = parseBoolean(RELAY_ALLOW_REMOTE, v); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -157,7 +161,7 @@ public final class ProxyConfig {
                 throw new IllegalArgumentException("setting '" + e.getKey() + "' is not a number: " + v, ex);
             }
         }
-        return c;
+        return new ProxyConfig(c);
     }
 
     public ProxyConfig withHost(String x) {

@@ -134,7 +134,8 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
      */
     protected SegmentFetcher connectLocalProxy(String host, int port, ReduceConfig config) throws IOException {
         return new RelaySegmentFetcher(LocalProxyClient.connect(host, port,
-                RelayClientConfig.defaults().withHeaderTimeoutMillis(config.headerTimeoutMillis())
+                RelayClientConfig.defaults().withStreamWindow(config.streamWindow())
+                        .withHeaderTimeoutMillis(config.headerTimeoutMillis())
                         .withReadTimeoutMillis(config.readTimeoutMillis()), String.valueOf(reduceId)));
     }
 

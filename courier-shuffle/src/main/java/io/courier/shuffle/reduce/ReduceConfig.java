@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.relay.RelayClientConfig;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -22,6 +23,12 @@ public final class ReduceConfig {
     public static final String READ_TIMEOUT = "courier.reduce.read-timeout.ms";
     /** Hadoop's reduce-side read timeout, the default of {@link #READ_TIMEOUT}. */
     public static final String HADOOP_READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
+    /**
+     * Credit window of one segment stream the reducer fetches through its node's proxy. The relaying proxy
+     * reserves this much of its node budget per open stream, so together with
+     * {@code courier.proxy.node.max-in-flight.bytes} it bounds the bytes in flight toward the node.
+     */
+    public static final String STREAM_WINDOW = "courier.reduce.stream.window.bytes";
 
     public static final int DEFAULT_HOSTS_PARALLEL = 16;
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
@@ -29,12 +36,14 @@ public final class ReduceConfig {
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
     /** Hadoop's default of {@link #HADOOP_READ_TIMEOUT}. */
     public static final long DEFAULT_READ_TIMEOUT = 180_000;
+    public static final int DEFAULT_STREAM_WINDOW = RelayClientConfig.defaults().streamWindow();
 
     private final int hostsParallel;
     private final int localProxyRetries;
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
     private final long readTimeoutMillis;
+    private final int streamWindow;
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis) {
@@ -44,12 +53,19 @@ public final class ReduceConfig {
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis, long readTimeoutMillis) {
+        this(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis, readTimeoutMillis,
+                DEFAULT_STREAM_WINDOW);
+    }
+
+    public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis, long readTimeoutMillis, int streamWindow) {
         this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
         this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
         this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
                 600_000);
         this.headerTimeoutMillis = check(HEADER_TIMEOUT, headerTimeoutMillis, 1, 24L * 3600 * 1000);
         this.readTimeoutMillis = check(READ_TIMEOUT, readTimeoutMillis, 1, 24L * 3600 * 1000);
+        this.streamWindow = check(STREAM_WINDOW, streamWindow, 1024, RelayClientConfig.MAX_STREAM_WINDOW);
     }
 
     /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
@@ -58,7 +74,9 @@ public final class ReduceConfig {
                 (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
                 longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
-                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)));
+                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
+                (int) Math.min(Integer.MAX_VALUE, Math.max(Integer.MIN_VALUE,
+                        longValue(conf, STREAM_WINDOW, DEFAULT_STREAM_WINDOW))));
     }
 
     public static ReduceConfig defaults() {
@@ -80,6 +98,11 @@ public final class ReduceConfig {
 
     public long headerTimeoutMillis() {
         return headerTimeoutMillis;
+    }
+
+    /** Credit window of one relayed segment stream. */
+    public int streamWindow() {
+        return streamWindow;
     }
 
     /** How long a reader waits for more bytes of a segment before that fetch fails. */
@@ -110,6 +133,6 @@ public final class ReduceConfig {
     public String toString() {
         return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
                 + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
-                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis;
+                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis + ", " + STREAM_WINDOW + "=" + streamWindow;
     }
 }

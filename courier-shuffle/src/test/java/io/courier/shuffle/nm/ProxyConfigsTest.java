@@ -41,6 +41,23 @@ class ProxyConfigsTest {
     }
 
     @Test
+    void smallBudgetsBelowTheDefaultWindowAreAcceptedInAnyOrder() {
+        // A node budget below the default window is valid once the window is lowered too; whichever key
+        // the configuration happens to list first must not matter.
+        Configuration h = conf();
+        h.set("courier.proxy.node.max-in-flight.bytes", "196608");
+        h.set("courier.proxy.connection.max-in-flight.bytes", "196608");
+        h.set("courier.proxy.stream.window.bytes", "32768");
+        ProxyConfig c = ProxyConfigs.fromHadoop(h);
+        assertEquals(196608, c.nodeMaxInFlight());
+        assertEquals(196608, c.connectionMaxInFlight());
+        assertEquals(32768, c.streamWindow());
+        h.set("courier.proxy.stream.window.bytes", "262144");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProxyConfigs.fromHadoop(h));
+        assertTrue(e.getMessage().contains("courier.proxy.connection.max-in-flight.bytes"), e.getMessage());
+    }
+
+    @Test
     void unknownKeyIsRefusedByName() {
         Configuration h = conf();
         h.set("courier.proxy.stream.windw.bytes", "1");

@@ -17,6 +17,9 @@ class ReduceConfigTest {
         assertEquals(1000, d.localProxyRetryIntervalMillis());
         assertEquals(180_000, d.headerTimeoutMillis());
         assertEquals(180_000, d.readTimeoutMillis());
+        assertEquals(256 * 1024, d.streamWindow());
+        conf.set(ReduceConfig.STREAM_WINDOW, "32768");
+        assertEquals(32_768, ReduceConfig.from(conf).streamWindow());
         conf.set(ReduceConfig.READ_TIMEOUT, "30000");
         assertEquals(30_000, ReduceConfig.from(conf).readTimeoutMillis(), "Hadoop's shuffle read timeout is used");
         conf.set(ReduceConfig.HOSTS_PARALLEL, " 40 ");
@@ -39,6 +42,14 @@ class ReduceConfigTest {
         c2.set(ReduceConfig.HEADER_TIMEOUT, "-5");
         e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c2));
         assertTrue(e.getMessage().contains(ReduceConfig.HEADER_TIMEOUT), e.getMessage());
+        Configuration c3 = new Configuration(false);
+        c3.set(ReduceConfig.STREAM_WINDOW, "512");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c3));
+        assertTrue(e.getMessage().contains(ReduceConfig.STREAM_WINDOW) && e.getMessage().contains("1024.."),
+                e.getMessage());
+        c3.set(ReduceConfig.STREAM_WINDOW, "99999999999");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c3));
+        assertTrue(e.getMessage().contains(ReduceConfig.STREAM_WINDOW), e.getMessage());
     }
 
     @Test

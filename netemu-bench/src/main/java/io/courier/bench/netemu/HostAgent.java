@@ -86,8 +86,9 @@ final class HostAgent {
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
             this.server = server;
-            LOG.info("host {} ({}) ready: shuffle port {}, proxy {}, control socket {}", host, ip,
-                    BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(), socket);
+            LOG.info("host {} ({}) ready: shuffle port {}, proxy {}, control socket {}, Courier overrides {}", host,
+                    ip, BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(), socket,
+                    CourierOverrides.from(System.getProperties()).settings());
             System.out.println("READY " + host);
             System.out.flush();
             while (true) {
@@ -115,7 +116,7 @@ final class HostAgent {
         c.set("courier.proxy.port", "-1");
         c.set("courier.proxy.port-offset", Integer.toString(BenchIds.PROXY_PORT_OFFSET));
         c.set("courier.proxy.host", ip);
-        return c;
+        return CourierOverrides.from(System.getProperties()).applyTo(c);
     }
 
     private void handle(SocketChannel c) {
@@ -189,10 +190,21 @@ final class HostAgent {
             return t;
         });
         try {
+            // Reducers are set up before the start, as real reduce tasks are during the map phase.
+            List<Future<?>> setups = new ArrayList<>();
+            for (ReducerRun r : runs) {
+                setups.add(pool.submit(r::prepare));
+            }
+            for (Future<?> f : setups) {
+                f.get();
+            }
             // All reducers of all hosts start together at the coordinator's deadline.
             long wait = req.startNanos() - System.nanoTime();
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
+            } else {
+                LOG.warn("host {}: coflow {} starts {} ms late: setting up its reducers overran the start lead",
+                        host, req.coflow(), TimeUnit.NANOSECONDS.toMillis(-wait));
             }
             List<Future<AgentMessages.ReducerResult>> fs = new ArrayList<>();
             for (ReducerRun r : runs) {

@@ -44,8 +44,8 @@ import java.util.Map;
  * of one host per connection, {@code MergeManagerImpl}; Courier's {@link CourierShuffleConsumer} for
  * {@link Mode#COURIER}: one relay connection to this host's proxy, which fetches over one merged connection per
  * host pair) gets a task context whose umbilical reports every map of the coflow as completed. The reducer ends
- * when the plugin's {@code run} returns the merged input (kept in memory, not consumed). Single use, run on the
- * thread that calls {@link #call}.
+ * when the plugin's {@code run} returns the merged input (kept in memory, not consumed). Single use:
+ * {@link #prepare} (optional, before the start), then {@link #call}; the agent orders the two through its pool.
  */
 final class ReducerRun {
     private final int coflow;
@@ -59,6 +59,10 @@ final class ReducerRun {
     private final File localDir;
     private final ByteBuffer serviceMetadata;
     private final String nmHost;
+    private final Counters counters = new Counters();
+    // Set by prepare(), read by call(): both run on the same thread or are ordered by the pool's Future.get.
+    private ShuffleConsumerPlugin<BytesWritable, BytesWritable> plugin;
+    private Throwable initFailure;
 
     ReducerRun(int coflow, int partition, int hosts, int mapsPerHost, int partitions, Mode mode, int parallelCopies,
             String subnet, File localDir, ByteBuffer serviceMetadata, String nmHost) {
@@ -80,21 +84,37 @@ final class ReducerRun {
         return new File(localDir, "reduce/" + BenchIds.reduceAttempt(coflow, partition) + "-" + mode);
     }
 
-    /** Runs the shuffle; returns the result (an error string instead of a throw: the coordinator reports it). */
-    AgentMessages.ReducerResult call() {
-        long start = System.nanoTime();
-        Counters counters = new Counters();
-        ShuffleConsumerPlugin<BytesWritable, BytesWritable> plugin = mode == Mode.STOCK ? new Shuffle<>()
-                : new BenchCourierConsumer(environment());
+    /**
+     * Creates and initializes the shuffle plugin (Hadoop's {@code Shuffle.init} or Courier's consumer's), before
+     * the coflow's start: a real reduce task does this while the maps still run (slow start), so it is not part of
+     * the shuffle's time. A failure is kept and reported by {@link #call}.
+     */
+    void prepare() {
+        plugin = mode == Mode.STOCK ? new Shuffle<>() : new BenchCourierConsumer(environment());
         try {
             plugin.init(context(counters));
+        } catch (Exception | Error e) {
+            initFailure = e;
+        }
+    }
+
+    /** Runs the prepared shuffle; returns the result (an error string instead of a throw: the coordinator reports it). */
+    AgentMessages.ReducerResult call() {
+        long start = System.nanoTime();
+        if (plugin == null) {
+            prepare();
+        }
+        try {
+            if (initFailure != null) {
+                throw initFailure;
+            }
             RawKeyValueIterator kv = plugin.run();
             long end = System.nanoTime();
             kv.close();
             return new AgentMessages.ReducerResult(partition, start, end,
                     counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
                     counters.findCounter(TaskCounter.SHUFFLED_MAPS).getValue(), null);
-        } catch (Exception | Error e) {
+        } catch (Throwable e) {
             return new AgentMessages.ReducerResult(partition, start, System.nanoTime(),
                     counters.findCounter(TaskCounter.REDUCE_SHUFFLE_BYTES).getValue(),
                     counters.findCounter(TaskCounter.SHUFFLED_MAPS).getValue(),
@@ -126,7 +146,7 @@ final class ReducerRun {
         // them there (input buffer 100%), so the time measured is the shuffle, not local disk spills.
         conf.setLong(MRJobConfig.REDUCE_MEMORY_TOTAL_BYTES, 400L << 20);
         conf.setFloat(MRJobConfig.REDUCE_INPUT_BUFFER_PERCENT, 1.0f);
-        return conf;
+        return CourierOverrides.from(System.getProperties()).applyTo(conf);
     }
 
     private ShuffleConsumerPlugin.Context<BytesWritable, BytesWritable> context(Counters counters)
