@@ -12,12 +12,16 @@ import java.util.Map;
  * (CRC-checked), range-check the partition. Failures carry the protocol error code to answer with.
  *
  * <p>Every reducer of a job asks for the same map's index, so checked indexes are kept in a small LRU cache
- * (like ShuffleHandler's {@code IndexCache}), keyed by file and revalidated by size and modification time.
- * Thread-safe.
+ * (like ShuffleHandler's {@code IndexCache}), keyed by file and revalidated by size and modification time. The
+ * files' location is cached too (like ShuffleHandler's path cache): resolving it through the NodeManager's local
+ * dirs costs more than serving a small segment. A location is dropped with its job, and whenever reading through
+ * it fails, so the next fetch resolves it again. Thread-safe.
  */
 public final class SegmentSource {
     /** Indexes kept in the cache (a 100-partition index is 2.4 KB). */
     public static final int INDEX_CACHE_ENTRIES = 1024;
+    /** Map-output locations kept in the cache. */
+    public static final int LOCATION_CACHE_ENTRIES = 16384;
 
     private final MapOutputLocator locator;
     private final Map<File, CachedIndex> cache = new LinkedHashMap<File, CachedIndex>(64, 0.75f, true) {
@@ -28,7 +32,16 @@ public final class SegmentSource {
             return size() > INDEX_CACHE_ENTRIES;
         }
     };
+    private final Map<String, Located> locations = new LinkedHashMap<String, Located>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Located> eldest) {
+            return size() > LOCATION_CACHE_ENTRIES;
+        }
+    };
     private long indexReads;
+    private long locates;
 
     public SegmentSource(MapOutputLocator locator) {
         this.locator = locator;
@@ -39,9 +52,52 @@ public final class SegmentSource {
         return indexReads;
     }
 
-    /** Drops the cached indexes of {@code job} (its outputs are about to be deleted). */
+    /** Locator calls so far (location cache misses). */
+    public synchronized long locates() {
+        return locates;
+    }
+
+    /** Drops the cached indexes and locations of {@code job} (its outputs are about to be deleted). */
     public synchronized void forgetJob(String job) {
         cache.values().removeIf(c -> c.job.equals(job));
+        locations.values().removeIf(l -> l.job.equals(job));
+    }
+
+    private static final class Located {
+        final String job;
+        final MapOutputFiles files;
+
+        Located(String job, MapOutputFiles files) {
+            this.job = job;
+            this.files = files;
+        }
+    }
+
+    private static String locationKey(String job, String mapAttempt) {
+        return job + '/' + mapAttempt;
+    }
+
+    private MapOutputFiles locate(String job, String mapAttempt) throws IOException {
+        String key = locationKey(job, mapAttempt);
+        synchronized (this) {
+            Located l = locations.get(key);
+            // One stat keeps "no such output" exact if the files went away while the job was still known.
+            if (l != null && l.files.index().isFile()) {
+                return l.files;
+            }
+        }
+        MapOutputFiles files = locator.locate(job, mapAttempt);
+        synchronized (this) {
+            locates++;
+            if (files != null) {
+                locations.put(key, new Located(job, files));
+            }
+        }
+        return files;
+    }
+
+    private synchronized void forgetLocation(String job, String mapAttempt) {
+        locations.remove(locationKey(job, mapAttempt));
     }
 
     private static final class CachedIndex {
@@ -82,7 +138,7 @@ public final class SegmentSource {
     public Segment open(String job, String mapAttempt, int partition) throws SegmentException {
         MapOutputFiles files;
         try {
-            files = locator.locate(job, mapAttempt);
+            files = locate(job, mapAttempt);
         } catch (IOException e) {
             throw new SegmentException(ErrorCode.IO_ERROR, "locating output of " + mapAttempt + ": " + e.getMessage());
         }
@@ -94,8 +150,10 @@ public final class SegmentSource {
         try {
             index = index(job, files);
         } catch (CorruptIndexException e) {
+            forgetLocation(job, mapAttempt);
             throw new SegmentException(ErrorCode.CORRUPT_INDEX, e.getMessage());
         } catch (IOException e) {
+            forgetLocation(job, mapAttempt);
             throw new SegmentException(ErrorCode.IO_ERROR, "reading index of " + mapAttempt + ": " + e.getMessage());
         }
         if (partition < 0 || partition >= index.partitions()) {

@@ -102,4 +102,23 @@ class SpillIndexTest {
         assertEquals(ErrorCode.CORRUPT_INDEX,
                 assertThrows(SegmentException.class, () -> source.open(JOB, MAP, 0)).code());
     }
+
+    @Test
+    void locationsAreCachedUntilTheJobEndsOrTheFilesGo() throws Exception {
+        HadoopMapOutputs out = new HadoopMapOutputs(dir);
+        MapOutputFiles files = out.write(JOB, MAP, 3, 5, 10, 7);
+        SegmentSource source = new SegmentSource(out.locator());
+        for (int p = 0; p < 3; p++) {
+            source.open(JOB, MAP, p);
+        }
+        assertEquals(1, source.locates(), "three reducers, one lookup in the local dirs");
+        source.forgetJob(JOB);
+        source.open(JOB, MAP, 0);
+        assertEquals(2, source.locates(), "a finished job's locations are forgotten");
+        // Output removed while the job is still known: the answer stays "no such output", not a stale path.
+        assertTrue(files.index().delete() && files.data().delete());
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT,
+                assertThrows(SegmentException.class, () -> source.open(JOB, MAP, 0)).code());
+        assertEquals(3, source.locates());
+    }
 }
