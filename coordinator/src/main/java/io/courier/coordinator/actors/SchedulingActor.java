@@ -8,6 +8,7 @@ import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ReportAck;
 import io.courier.coordinator.status.CoordinatorStatus;
+import io.courier.coordinator.status.TickLateness;
 import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.enforce.OrderEnforcer;
 import io.courier.scheduler.model.ClusterState;
@@ -96,6 +97,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long maxEpochGapNanos;
     private long lateEpochs;
     private long skippedEpochs;
+    private long keptEpochs;
+    private final TickLateness.Recorder tickLateness = new TickLateness.Recorder();
     private long reportsReceived;
     private long reportsRejected;
     private long rowsRejected;
@@ -248,8 +251,14 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             }
         }
         lastTickNanos = now;
+        // nextBoundaryNanos is still the boundary this tick was scheduled for.
+        long boundary = nextBoundaryNanos;
+        tickLateness.record(now - boundary);
         epoch++;
         decide();
+        if (System.nanoTime() < boundary + epochNanos) {
+            keptEpochs++;
+        }
         scheduleNextTick();
         if (now - lastSeenFlush >= seenFlushNanos) {
             if (!seenSinceFlush.isEmpty()) {
@@ -447,7 +456,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         }
         CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
                 maxDecisionNanos, totalDecisionNanos, lastDecisionCpuNanos, totalDecisionCpuNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
-                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
+                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures,
+                keptEpochs, tickLateness.snapshot());
         m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
                 (now - startNanos) / 1_000_000L, stats, ns, cs, fs));
         return this;
