@@ -55,6 +55,12 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private static final long MAX_SEEN_FLUSH_NANOS = 500_000_000L;
     /** Bound on the "already warned about" sets, so a flood of bogus names cannot grow them forever. */
     private static final int WARN_MEMORY = 1_000;
+    /**
+     * A node hears from the coordinator at least this often while it reports: its decisions again when they did
+     * not change (which also repairs a lost update), else an acknowledgement of its report. Well inside the
+     * clients' answer timeout (ack-timeout, 2 s by default), so that no proxy falls back while all is well.
+     */
+    static final long HEARTBEAT_NANOS = 250_000_000L;
 
     private final CoflowScheduler scheduler;
     private final String schedulerName;
@@ -74,10 +80,9 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // Insertion order = ascending flow ids: states built in this order need no flow-id hash index or sort.
     private final Map<FlowKey, FlowState> flows = new LinkedHashMap<FlowKey, FlowState>();
     private long nextFlowId = 1;
-    private final Map<String, Long> lastReportNanos = new HashMap<String, Long>();
+    private final Map<String, NodeSession> sessions = new HashMap<String, NodeSession>();
     private final Set<String> seenSinceFlush = new HashSet<String>();
     private long lastSeenFlush = System.nanoTime();
-    private Set<String> nodesWithDecisions = new HashSet<String>();
     private final Map<CoflowId, Integer> lastRanks = new HashMap<CoflowId, Integer>();
     private final Set<String> warnedNodes = new HashSet<String>();
     private final Set<String> warnedJobs = new HashSet<String>();
@@ -157,7 +162,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             return this;
         }
         long now = System.nanoTime();
-        lastReportNanos.put(node, now);
+        NodeSession session = session(node);
+        session.lastReportNanos = now;
         seenSinceFlush.add(node);
         List<String> unknownJobs = null;
         for (FlowReport row : r.flows()) {
@@ -198,13 +204,23 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 s.fromReceiver = row;
             }
         }
-        // A node that received a decision update in the last round already hears from us every epoch (any
-        // answer is the client's heartbeat): acknowledge only nodes without decisions, and unknown jobs.
-        if (unknownJobs != null || !nodesWithDecisions.contains(node)) {
+        // Any answer is the client's heartbeat: acknowledge a report only when the node has not heard from us
+        // within the heartbeat interval (decision updates count), and always when it names unknown jobs.
+        if (unknownJobs != null || !session.toldWithin(now, HEARTBEAT_NANOS)) {
             r.replyTo().tell(new ReportAck(r.epoch(),
                     unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
+            session.lastToldNanos = now;
         }
         return this;
+    }
+
+    private NodeSession session(String node) {
+        NodeSession s = sessions.get(node);
+        if (s == null) {
+            s = new NodeSession();
+            sessions.put(node, s);
+        }
+        return s;
     }
 
     private void warnOnce(Set<String> warned, String key, String format, Object... args) {
@@ -214,16 +230,39 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     }
 
     private Behavior<CoordinatorCommand> onNodes(Internal.NodesChanged m) {
+        NodeTable old = nodes;
         nodes = m.table;
         network = null; // rebuilt on the next decision
-        for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
-            FlowState s = it.next();
-            if (nodes.get(s.key.src) == null || nodes.get(s.key.dst) == null) {
-                it.remove();
+        boolean removed = false;
+        for (String id : old.nodes().keySet()) {
+            if (nodes.get(id) == null) {
+                removed = true;
+                break;
             }
         }
-        lastReportNanos.keySet().retainAll(nodes.nodes().keySet());
-        warnedNodes.removeAll(nodes.nodes().keySet());
+        if (removed) { // a registration storm only adds nodes: no need to walk every flow each time
+            for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
+                FlowState s = it.next();
+                if (nodes.get(s.key.src) == null || nodes.get(s.key.dst) == null) {
+                    it.remove();
+                }
+            }
+        }
+        for (Iterator<Map.Entry<String, NodeSession>> it = sessions.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, NodeSession> e = it.next();
+            NodeEntry now = nodes.get(e.getKey());
+            if (now == null) {
+                it.remove();
+            } else if (now != old.get(e.getKey())) {
+                // Registered again (a restarted proxy, or one back from fallback): it holds no decisions of ours.
+                NodeSession fresh = new NodeSession();
+                fresh.lastReportNanos = e.getValue().lastReportNanos;
+                e.setValue(fresh);
+            }
+        }
+        if (!warnedNodes.isEmpty()) {
+            warnedNodes.removeAll(nodes.nodes().keySet());
+        }
         return this;
     }
 
@@ -394,26 +433,36 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         l.add(d);
     }
 
-    /** Pushes every node its own decisions; a node that had some last time and has none now gets an empty update. */
+    /**
+     * Pushes every node its own decisions when they changed (see {@link NodeSession#differs}), or again after a
+     * heartbeat interval without any message; a node that holds decisions and has none now gets an empty update.
+     */
     private void sendDecisions(Map<String, List<FlowDecision>> perNode, boolean orderBased) {
-        Set<String> sent = new HashSet<String>(perNode.size() * 2);
+        long now = System.nanoTime();
         for (Map.Entry<String, List<FlowDecision>> e : perNode.entrySet()) {
             NodeEntry n = nodes.get(e.getKey());
             if (n != null) {
-                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased, e.getValue()));
-                decisionMessagesSent++;
-                sent.add(e.getKey());
+                NodeSession s = session(e.getKey());
+                if (s.differs(e.getValue(), orderBased) || !s.toldWithin(now, HEARTBEAT_NANOS)) {
+                    tell(n, s, e.getValue(), orderBased, now);
+                }
             }
         }
-        for (String old : nodesWithDecisions) {
-            NodeEntry n = nodes.get(old);
-            if (!sent.contains(old) && n != null) {
-                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased,
-                        Collections.<FlowDecision>emptyList()));
-                decisionMessagesSent++;
+        for (Map.Entry<String, NodeSession> e : sessions.entrySet()) {
+            NodeSession s = e.getValue();
+            NodeEntry n;
+            if (!s.held.isEmpty() && !perNode.containsKey(e.getKey()) && (n = nodes.get(e.getKey())) != null) {
+                tell(n, s, Collections.<FlowDecision>emptyList(), orderBased, now);
             }
         }
-        nodesWithDecisions = sent;
+    }
+
+    private void tell(NodeEntry n, NodeSession s, List<FlowDecision> decisions, boolean orderBased, long now) {
+        n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased, decisions));
+        decisionMessagesSent++;
+        s.held = decisions;
+        s.heldOrderBased = orderBased;
+        s.lastToldNanos = now;
     }
 
     // ---- status -----------------------------------------------------------------------------------------
@@ -422,9 +471,10 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         long now = System.nanoTime();
         List<CoordinatorStatus.NodeStatus> ns = new ArrayList<CoordinatorStatus.NodeStatus>();
         for (NodeEntry e : nodes.nodes().values()) {
-            Long last = lastReportNanos.get(e.nodeId());
+            NodeSession session = sessions.get(e.nodeId());
+            long last = session == null ? -1 : session.lastReportNanos;
             ns.add(new CoordinatorStatus.NodeStatus(e.nodeId(), e.info().shuffleEndpoint(), e.info().proxyEndpoint(),
-                    e.upBytesPerSecond(), e.downBytesPerSecond(), last == null ? -1 : (now - last) / 1_000_000L));
+                    e.upBytesPerSecond(), e.downBytesPerSecond(), last < 0 ? -1 : (now - last) / 1_000_000L));
         }
         Map<String, long[]> perJob = new HashMap<String, long[]>();      // flows, sent, pending
         Map<String, Double> rateOfJob = new HashMap<String, Double>();

@@ -160,17 +160,20 @@ class CoordinatorActorsTest {
     }
 
     @Test
-    void decisionsArriveEveryEpoch() {
+    void theEpochTicksOnAndANodeIsToldWhenItsDecisionsChangeAndAtLeastEveryHeartbeat() {
         start("fair", 20);
         TestProbe<ClientCommand> a = register("a");
         register("b");
         entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
         awaitCoflows(1);
-        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 0, 1 << 30, -1, -1, false)),
-                a.getRef()));
-        nextNonEmptyDecision(a);
-        // Bound, not a performance assertion: over 1 s at a 20 ms epoch, 50 decisions are due; accept 25..75
-        // (a loaded 2-core test machine may stretch some epochs; the fixed-rate timer catches up).
+        FlowReport one = new FlowReport("job-1", "a", "b", 0, 1 << 30, -1, -1, false);
+        entry.tell(new EpochReport("a", 1, Arrays.asList(one), a.getRef()));
+        assertEquals(1_000_000.0, find(nextNonEmptyDecision(a), "job-1", "a", "b").rate(), 1e-6,
+                "alone on up(a), 1 MB/s");
+        // Unchanged decisions are not re-sent every epoch, only as a heartbeat (every 250 ms) while the epoch
+        // ticks on. Bounds, not performance assertions: 50 ticks are due in 1 s at 20 ms (accept 25..75; a loaded
+        // 2-core machine stretches some), and about 4 heartbeats (accept 1..10, not one per epoch).
+        long epochs0 = status().epochs().epochs;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         int count = 0;
         long lastEpoch = -1;
@@ -179,14 +182,51 @@ class CoordinatorActorsTest {
             if (m instanceof DecisionUpdate) {
                 DecisionUpdate d = (DecisionUpdate) m;
                 assertTrue(d.epoch() > lastEpoch, "epochs increase");
+                assertEquals(1_000_000.0, find(d, "job-1", "a", "b").rate(), 1e-6, "a heartbeat repeats the decision");
                 lastEpoch = d.epoch();
                 count++;
             }
         }
-        assertTrue(count >= 25 && count <= 75, "decisions in 1 s at a 20 ms epoch: " + count);
-        CoordinatorStatus s = status();
-        assertTrue(s.epochs().decisions >= count);
-        assertTrue(s.epochs().lastDecisionNanos > 0);
+        long ticks = status().epochs().epochs - epochs0;
+        assertTrue(ticks >= 25 && ticks <= 75, "epoch ticks in 1 s at a 20 ms epoch: " + ticks);
+        assertTrue(count >= 1 && count <= 10, "unchanged decisions re-sent in 1 s: " + count);
+        // A change reaches the node at the next decision: a second coflow on up(a) halves job-1's fair share.
+        entry.tell(new CoflowRegistered("job-2", Double.NaN, "", 0));
+        awaitCoflows(2);
+        entry.tell(new EpochReport("a", 2, Arrays.asList(one,
+                new FlowReport("job-2", "a", "b", 0, 1 << 30, -1, -1, false)), a.getRef()));
+        DecisionUpdate d = nextDecision(a);
+        while (d.flows().size() != 2) {
+            d = nextDecision(a);
+        }
+        assertEquals(500_000.0, find(d, "job-1", "a", "b").rate(), 1e-6, "fair share of up(a)");
+    }
+
+    @Test
+    void aReportingNodeWithoutDecisionsIsAcknowledgedAtHeartbeatsNotEveryReport() {
+        start("fair", 20);
+        TestProbe<ClientCommand> a = register("a");
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600);
+        int reports = 0;
+        while (System.nanoTime() < end) {
+            entry.tell(new EpochReport("a", ++reports, Collections.<FlowReport>emptyList(), a.getRef()));
+            sleepBriefly();
+        }
+        int acks = 0;
+        while (true) {
+            ClientCommand m;
+            try {
+                m = a.receiveMessage(Duration.ofMillis(500));
+            } catch (AssertionError nothingMore) {
+                break;
+            }
+            assertTrue(m instanceof ReportAck, "a node without flows hears only acknowledgements: " + m);
+            acks++;
+        }
+        // The first report is answered at once; then one answer per 250 ms heartbeat: about 3 for 600 ms of reports
+        // every ~10 ms (bounds, not a performance assertion).
+        assertTrue(reports >= 10, "reports sent: " + reports);
+        assertTrue(acks >= 1 && acks <= 6, acks + " acknowledgements for " + reports + " reports");
     }
 
     @Test
