@@ -230,6 +230,32 @@ class CoordinatorActorsTest {
     }
 
     @Test
+    void aReceiversRowMakesTheFlowKnownUntilItsSenderReports() {
+        start("varys", 20);
+        TestProbe<ClientCommand> a = register("a");
+        TestProbe<ClientCommand> b = register("b");
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
+        awaitCoflows(1);
+        // Only the receiver b reports the flow a -> b: the coordinator schedules it and tells the sender a.
+        entry.tell(new EpochReport("b", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 100, 900, 1000, -1, false)),
+                b.getRef()));
+        assertEquals(Collections.singleton("job-1 a->b"), flowSet(nextNonEmptyDecision(a)));
+        assertEquals(100, status().flows().get(0).bytesSent, "the receiver's row stands in for the sender's");
+        // Once the sender reports, its row is the one used, whatever the receiver says afterwards.
+        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 400, 600, 1000, -1, false)),
+                a.getRef()));
+        entry.tell(new EpochReport("b", 2, Arrays.asList(new FlowReport("job-1", "a", "b", 150, 850, 1000, -1, false)),
+                b.getRef()));
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (status().flows().get(0).bytesSent != 400) {
+            assertTrue(System.nanoTime() < end, "the sender's row never took over: " + status().flows().get(0).bytesSent);
+            sleepBriefly();
+        }
+        sleepBriefly();
+        assertEquals(400, status().flows().get(0).bytesSent, "a later receiver row does not override the sender's");
+    }
+
+    @Test
     void badReportsAreRejectedAndTheCoordinatorCarriesOn() {
         start("varys", 20);
         TestProbe<ClientCommand> a = register("a");
