@@ -29,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -60,17 +61,19 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      * not change (which also repairs a lost update), else an acknowledgement of its report. Well inside the
      * clients' answer timeout (ack-timeout, 2 s by default), so that no proxy falls back while all is well.
      */
-    static final long HEARTBEAT_NANOS = 250_000_000L;
+    static final long HEARTBEAT_NANOS = 100_000_000L;
 
     private final CoflowScheduler scheduler;
     private final String schedulerName;
     private final String coordinatorId;
     private final long epochMillis;
     private final long epochNanos;
-    private final long startNanos = System.nanoTime();
+    private final long startNanos;
     private final ActorRef<CoordinatorCommand> guardian;
     private final long seenFlushNanos;
     private final TimerScheduler<CoordinatorCommand> timers;
+    /** Time for epochs, heartbeats and report ages (System.nanoTime; a benchmark drives it in virtual time). */
+    private final LongSupplier clock;
     private long nextBoundaryNanos;
 
     private NodeTable nodes = NodeTable.EMPTY;
@@ -82,7 +85,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long nextFlowId = 1;
     private final Map<String, NodeSession> sessions = new HashMap<String, NodeSession>();
     private final Set<String> seenSinceFlush = new HashSet<String>();
-    private long lastSeenFlush = System.nanoTime();
+    private long lastSeenFlush;
     private final Map<CoflowId, Integer> lastRanks = new HashMap<CoflowId, Integer>();
     private final Set<String> warnedNodes = new HashSet<String>();
     private final Set<String> warnedJobs = new HashSet<String>();
@@ -112,8 +115,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
 
     private SchedulingActor(ActorContext<CoordinatorCommand> ctx, TimerScheduler<CoordinatorCommand> timers,
             CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
-            ActorRef<CoordinatorCommand> guardian) {
+            ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
         super(ctx);
+        this.clock = clock;
+        this.startNanos = clock.getAsLong();
+        this.lastSeenFlush = startNanos;
         this.scheduler = scheduler;
         this.schedulerName = scheduler.name();
         this.coordinatorId = coordinatorId;
@@ -135,8 +141,15 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      */
     static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
             final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian) {
+        return create(scheduler, coordinatorId, epochMillis, nodeExpiryMillis, guardian, System::nanoTime);
+    }
+
+    /** As above with the actor's clock (nanoseconds, monotonic): for driving it in virtual time. */
+    static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
+            final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian,
+            final LongSupplier clock) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SchedulingActor(ctx, timers, scheduler,
-                coordinatorId, epochMillis, nodeExpiryMillis, guardian)));
+                coordinatorId, epochMillis, nodeExpiryMillis, guardian, clock)));
     }
 
     @Override
@@ -161,7 +174,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             r.replyTo().tell(new NotRegistered(node));
             return this;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         NodeSession session = session(node);
         session.lastReportNanos = now;
         seenSinceFlush.add(node);
@@ -281,7 +294,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // ---- epochs -----------------------------------------------------------------------------------------
 
     private Behavior<CoordinatorCommand> onEpoch() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (lastTickNanos != 0) {
             lastEpochGapNanos = now - lastTickNanos;
             maxEpochGapNanos = Math.max(maxEpochGapNanos, lastEpochGapNanos);
@@ -295,7 +308,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         tickLateness.record(now - boundary);
         epoch++;
         decide();
-        if (System.nanoTime() < boundary + epochNanos) {
+        if (clock.getAsLong() < boundary + epochNanos) {
             keptEpochs++;
         }
         scheduleNextTick();
@@ -310,7 +323,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     }
 
     private void scheduleNextTick() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         nextBoundaryNanos += epochNanos;
         while (nextBoundaryNanos <= now) {
             nextBoundaryNanos += epochNanos;
@@ -352,7 +365,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                     live.add(s.key.jobId);
                 }
             }
-            ClusterState.Builder b = ClusterState.builder(net).now((t0 - startNanos) / 1e9);
+            ClusterState.Builder b = ClusterState.builder(net).now((clock.getAsLong() - startNanos) / 1e9);
             for (String job : live) {
                 CoflowEntry c = coflows.get(job);
                 b.coflow(new Coflow(c.id(), c.arrivalSeconds(), c.weight()));
@@ -438,7 +451,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      * heartbeat interval without any message; a node that holds decisions and has none now gets an empty update.
      */
     private void sendDecisions(Map<String, List<FlowDecision>> perNode, boolean orderBased) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         for (Map.Entry<String, List<FlowDecision>> e : perNode.entrySet()) {
             NodeEntry n = nodes.get(e.getKey());
             if (n != null) {
@@ -468,7 +481,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // ---- status -----------------------------------------------------------------------------------------
 
     private Behavior<CoordinatorCommand> onStatus(Internal.GetStatus m) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         List<CoordinatorStatus.NodeStatus> ns = new ArrayList<CoordinatorStatus.NodeStatus>();
         for (NodeEntry e : nodes.nodes().values()) {
             NodeSession session = sessions.get(e.nodeId());

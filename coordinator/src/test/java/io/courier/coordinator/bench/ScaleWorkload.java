@@ -15,13 +15,13 @@ import java.util.Set;
  * ("job_0" …), each with S sender and R receiver nodes drawn at random among N ("nm-0" …), one unified flow per
  * (sender, receiver) pair with a size of 1–1000 GB (so none finishes). Immutable apart from the flows' progress.
  */
-final class ScaleWorkload {
-    final int proxies;
-    final List<String> jobs;
+public final class ScaleWorkload {
+    public final int proxies;
+    public final List<String> jobs;
     private final Map<Integer, List<SimFlow>> bySender;
-    final int flowCount;
+    public final int flowCount;
 
-    ScaleWorkload(int proxies, int coflows, int senders, int receivers) {
+    public ScaleWorkload(int proxies, int coflows, int senders, int receivers) {
         this.proxies = proxies;
         Random rnd = new Random(42);
         Map<Integer, List<SimFlow>> out = new HashMap<Integer, List<SimFlow>>();
@@ -54,12 +54,12 @@ final class ScaleWorkload {
     }
 
     /** The flows node i sends (empty when it only receives or is idle). */
-    List<SimFlow> sentBy(int i) {
+    public List<SimFlow> sentBy(int i) {
         List<SimFlow> l = bySender.get(i);
         return l == null ? Collections.<SimFlow>emptyList() : l;
     }
 
-    static String node(int i) {
+    public static String node(int i) {
         return "nm-" + i;
     }
 
@@ -76,12 +76,12 @@ final class ScaleWorkload {
     }
 
     /** One simulated sender-side flow; advanced on its client's actor thread, rate set from decisions. */
-    static final class SimFlow {
-        final String job;
-        final String src;
-        final String dst;
+    public static final class SimFlow {
+        public final String job;
+        public final String src;
+        public final String dst;
         final long size;
-        volatile double rate;
+        public volatile double rate;
         private double sent;
         private long lastNanos;
         private double measured = -1;
@@ -93,7 +93,7 @@ final class ScaleWorkload {
             this.size = size;
         }
 
-        FlowReport advance(long now) {
+        public FlowReport advance(long now) {
             if (lastNanos != 0) {
                 double dt = (now - lastNanos) / 1e9;
                 double moved = Math.min(size - sent, rate * dt);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.typesafe.config.ConfigFactory;
 import io.courier.coordinator.Coordinator;
 import io.courier.coordinator.TestSupport;
 import io.courier.coordinator.protocol.ClientCommand;
@@ -86,7 +87,9 @@ class StatusPageChromiumTest {
     @BeforeAll
     @Timeout(60)
     static void startCoordinator() throws Exception {
-        coordinator = TestSupport.coordinator(0, 20, "sincronia");
+        // Nodes never expire here: the probes report only until the page is set up, and Chromium may be slow to start.
+        coordinator = Coordinator.start(TestSupport.settings(0, 20, "sincronia", 3_600_000), ConfigFactory.load(),
+                StatusPageChromiumTest.class.getClassLoader());
         http = StatusHttpServer.start("127.0.0.1", 0, () -> coordinator.status(Duration.ofSeconds(5)));
         proxies = ActorTestKit.create("page-proxies", TestSupport.remoteConfig());
         ActorRef<CoordinatorCommand> entry = ActorRefResolver.get(proxies.system())
