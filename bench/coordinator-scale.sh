@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Coordinator scale benchmark (not a test): one coordinator and N in-process simulated proxies (the real client
-# actor, all in one second actor system, over Artery TCP + Kryo) reporting every report interval for C active
-# coflows. Prints epoch keeping, decision time, message rates and CPU; docs/benchmarks.md ("Coordinator scale")
-# records a run.
+# Coordinator scale benchmark (not a test): one coordinator in this JVM and N simulated proxies (the real client
+# actor, all in one actor system in a second JVM the harness forks, over Artery TCP + Kryo) reporting every report
+# interval for C active coflows. Prints epoch keeping (kept ticks, tick lateness p50/p99/max), decision time,
+# message rates and CPU of each process; docs/benchmarks.md ("Coordinator scale") records runs.
 #   bench/coordinator-scale.sh [proxies coflows senders receivers warmupSeconds measureSeconds epochMs reportMs scheduler]
 #   defaults:                   1000    100     10      10        10            30             10      10       varys
-# Environment: JAVA (default java), COURIER_JAVA_OPTS (default -Xmx2g), MVN (default mvn), COURIER_MVN_OPTS (e.g. -o).
+# Environment: JAVA (default java), COURIER_JAVA_OPTS (coordinator JVM, default -Xmx2g), COURIER_PROXY_JAVA_OPTS
+# (proxies' JVM, default -Xmx2g), MVN (default mvn), COURIER_MVN_OPTS (e.g. -o).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -8,14 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="${1:-docs/images/coordinator-status.png}"
-browser="$(command -v chromium || command -v chromium-browser || true)"
-if [ -z "$browser" ]; then
-  echo "installing chromium (apt-get)..." >&2
-  # A fresh machine's package lists may be empty or stale: install finds nothing without an update first.
-  apt-get update -q >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >&2
-  browser="$(command -v chromium)"
-fi
+browser="$(bench/install-chromium.sh)"
 # shellcheck disable=SC2086
 "${MVN:-mvn}" -B -q -Dstyle.color=never -DskipTests ${COURIER_MVN_OPTS:-} package \
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
@@ -34,7 +27,8 @@ for _ in $(seq 1 120); do
 done
 [ -n "$url" ] || { echo "the demo did not start:" >&2; cat "$log" >&2; exit 1; }
 sleep 3 # let the proxies move some bytes
-flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,720 --virtual-time-budget=5000)
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+  --disable-component-update --disable-sync --hide-scrollbars --window-size=1200,720 --virtual-time-budget=5000)
 dom="$("$browser" "${flags[@]}" --dump-dom "$url" 2>/dev/null)"
 mkdir -p "$(dirname "$out")"
 "$browser" "${flags[@]}" --screenshot="$out" "$url" 2>/dev/null >&2

@@ -1,6 +1,7 @@
 package io.courier.coordinator.actors;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -9,10 +10,13 @@ public final class NodeTable {
     static final NodeTable EMPTY = new NodeTable(new TreeMap<String, NodeEntry>(), 0);
 
     private final Map<String, NodeEntry> nodes;
+    // Lookups happen for every report row: a hash lookup, not a walk of string comparisons down the tree.
+    private final Map<String, NodeEntry> byId;
     private final long version;
 
     NodeTable(TreeMap<String, NodeEntry> nodes, long version) {
         this.nodes = Collections.unmodifiableMap(new TreeMap<String, NodeEntry>(nodes));
+        this.byId = new HashMap<String, NodeEntry>(nodes);
         this.version = version;
     }
 
@@ -21,7 +25,7 @@ public final class NodeTable {
     }
 
     public NodeEntry get(String nodeId) {
-        return nodes.get(nodeId);
+        return byId.get(nodeId);
     }
 
     /** Increases with every change: the scheduling actor rebuilds its network only when it moves. */

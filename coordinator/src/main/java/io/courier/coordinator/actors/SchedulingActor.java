@@ -8,6 +8,7 @@ import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ReportAck;
 import io.courier.coordinator.status.CoordinatorStatus;
+import io.courier.coordinator.status.TickLateness;
 import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.enforce.OrderEnforcer;
 import io.courier.scheduler.model.ClusterState;
@@ -28,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -54,16 +56,24 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private static final long MAX_SEEN_FLUSH_NANOS = 500_000_000L;
     /** Bound on the "already warned about" sets, so a flood of bogus names cannot grow them forever. */
     private static final int WARN_MEMORY = 1_000;
+    /**
+     * A node hears from the coordinator at least this often while it reports: its decisions again when they did
+     * not change (which also repairs a lost update), else an acknowledgement of its report. Well inside the
+     * clients' answer timeout (ack-timeout, 2 s by default), so that no proxy falls back while all is well.
+     */
+    static final long HEARTBEAT_NANOS = 100_000_000L;
 
     private final CoflowScheduler scheduler;
     private final String schedulerName;
     private final String coordinatorId;
     private final long epochMillis;
     private final long epochNanos;
-    private final long startNanos = System.nanoTime();
+    private final long startNanos;
     private final ActorRef<CoordinatorCommand> guardian;
     private final long seenFlushNanos;
     private final TimerScheduler<CoordinatorCommand> timers;
+    /** Time for epochs, heartbeats and report ages (System.nanoTime; a benchmark drives it in virtual time). */
+    private final LongSupplier clock;
     private long nextBoundaryNanos;
 
     private NodeTable nodes = NodeTable.EMPTY;
@@ -73,10 +83,9 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // Insertion order = ascending flow ids: states built in this order need no flow-id hash index or sort.
     private final Map<FlowKey, FlowState> flows = new LinkedHashMap<FlowKey, FlowState>();
     private long nextFlowId = 1;
-    private final Map<String, Long> lastReportNanos = new HashMap<String, Long>();
+    private final Map<String, NodeSession> sessions = new HashMap<String, NodeSession>();
     private final Set<String> seenSinceFlush = new HashSet<String>();
-    private long lastSeenFlush = System.nanoTime();
-    private Set<String> nodesWithDecisions = new HashSet<String>();
+    private long lastSeenFlush;
     private final Map<CoflowId, Integer> lastRanks = new HashMap<CoflowId, Integer>();
     private final Set<String> warnedNodes = new HashSet<String>();
     private final Set<String> warnedJobs = new HashSet<String>();
@@ -96,6 +105,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long maxEpochGapNanos;
     private long lateEpochs;
     private long skippedEpochs;
+    private long keptEpochs;
+    private final TickLateness.Recorder tickLateness = new TickLateness.Recorder();
     private long reportsReceived;
     private long reportsRejected;
     private long rowsRejected;
@@ -104,8 +115,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
 
     private SchedulingActor(ActorContext<CoordinatorCommand> ctx, TimerScheduler<CoordinatorCommand> timers,
             CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
-            ActorRef<CoordinatorCommand> guardian) {
+            ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
         super(ctx);
+        this.clock = clock;
+        this.startNanos = clock.getAsLong();
+        this.lastSeenFlush = startNanos;
         this.scheduler = scheduler;
         this.schedulerName = scheduler.name();
         this.coordinatorId = coordinatorId;
@@ -127,8 +141,15 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      */
     static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
             final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian) {
+        return create(scheduler, coordinatorId, epochMillis, nodeExpiryMillis, guardian, System::nanoTime);
+    }
+
+    /** As above with the actor's clock (nanoseconds, monotonic): for driving it in virtual time. */
+    static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
+            final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian,
+            final LongSupplier clock) {
         return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SchedulingActor(ctx, timers, scheduler,
-                coordinatorId, epochMillis, nodeExpiryMillis, guardian)));
+                coordinatorId, epochMillis, nodeExpiryMillis, guardian, clock)));
     }
 
     @Override
@@ -153,8 +174,9 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             r.replyTo().tell(new NotRegistered(node));
             return this;
         }
-        long now = System.nanoTime();
-        lastReportNanos.put(node, now);
+        long now = clock.getAsLong();
+        NodeSession session = session(node);
+        session.lastReportNanos = now;
         seenSinceFlush.add(node);
         List<String> unknownJobs = null;
         for (FlowReport row : r.flows()) {
@@ -195,13 +217,23 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 s.fromReceiver = row;
             }
         }
-        // A node that received a decision update in the last round already hears from us every epoch (any
-        // answer is the client's heartbeat): acknowledge only nodes without decisions, and unknown jobs.
-        if (unknownJobs != null || !nodesWithDecisions.contains(node)) {
+        // Any answer is the client's heartbeat: acknowledge a report only when the node has not heard from us
+        // within the heartbeat interval (decision updates count), and always when it names unknown jobs.
+        if (unknownJobs != null || !session.toldWithin(now, HEARTBEAT_NANOS)) {
             r.replyTo().tell(new ReportAck(r.epoch(),
                     unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
+            session.lastToldNanos = now;
         }
         return this;
+    }
+
+    private NodeSession session(String node) {
+        NodeSession s = sessions.get(node);
+        if (s == null) {
+            s = new NodeSession();
+            sessions.put(node, s);
+        }
+        return s;
     }
 
     private void warnOnce(Set<String> warned, String key, String format, Object... args) {
@@ -211,16 +243,39 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     }
 
     private Behavior<CoordinatorCommand> onNodes(Internal.NodesChanged m) {
+        NodeTable old = nodes;
         nodes = m.table;
         network = null; // rebuilt on the next decision
-        for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
-            FlowState s = it.next();
-            if (nodes.get(s.key.src) == null || nodes.get(s.key.dst) == null) {
-                it.remove();
+        boolean removed = false;
+        for (String id : old.nodes().keySet()) {
+            if (nodes.get(id) == null) {
+                removed = true;
+                break;
             }
         }
-        lastReportNanos.keySet().retainAll(nodes.nodes().keySet());
-        warnedNodes.removeAll(nodes.nodes().keySet());
+        if (removed) { // a registration storm only adds nodes: no need to walk every flow each time
+            for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
+                FlowState s = it.next();
+                if (nodes.get(s.key.src) == null || nodes.get(s.key.dst) == null) {
+                    it.remove();
+                }
+            }
+        }
+        for (Iterator<Map.Entry<String, NodeSession>> it = sessions.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, NodeSession> e = it.next();
+            NodeEntry now = nodes.get(e.getKey());
+            if (now == null) {
+                it.remove();
+            } else if (now != old.get(e.getKey())) {
+                // Registered again (a restarted proxy, or one back from fallback): it holds no decisions of ours.
+                NodeSession fresh = new NodeSession();
+                fresh.lastReportNanos = e.getValue().lastReportNanos;
+                e.setValue(fresh);
+            }
+        }
+        if (!warnedNodes.isEmpty()) {
+            warnedNodes.removeAll(nodes.nodes().keySet());
+        }
         return this;
     }
 
@@ -239,7 +294,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // ---- epochs -----------------------------------------------------------------------------------------
 
     private Behavior<CoordinatorCommand> onEpoch() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (lastTickNanos != 0) {
             lastEpochGapNanos = now - lastTickNanos;
             maxEpochGapNanos = Math.max(maxEpochGapNanos, lastEpochGapNanos);
@@ -248,8 +303,14 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             }
         }
         lastTickNanos = now;
+        // nextBoundaryNanos is still the boundary this tick was scheduled for.
+        long boundary = nextBoundaryNanos;
+        tickLateness.record(now - boundary);
         epoch++;
         decide();
+        if (clock.getAsLong() < boundary + epochNanos) {
+            keptEpochs++;
+        }
         scheduleNextTick();
         if (now - lastSeenFlush >= seenFlushNanos) {
             if (!seenSinceFlush.isEmpty()) {
@@ -262,7 +323,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     }
 
     private void scheduleNextTick() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         nextBoundaryNanos += epochNanos;
         while (nextBoundaryNanos <= now) {
             nextBoundaryNanos += epochNanos;
@@ -304,7 +365,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                     live.add(s.key.jobId);
                 }
             }
-            ClusterState.Builder b = ClusterState.builder(net).now((t0 - startNanos) / 1e9);
+            ClusterState.Builder b = ClusterState.builder(net).now((clock.getAsLong() - startNanos) / 1e9);
             for (String job : live) {
                 CoflowEntry c = coflows.get(job);
                 b.coflow(new Coflow(c.id(), c.arrivalSeconds(), c.weight()));
@@ -385,37 +446,48 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         l.add(d);
     }
 
-    /** Pushes every node its own decisions; a node that had some last time and has none now gets an empty update. */
+    /**
+     * Pushes every node its own decisions when they changed (see {@link NodeSession#differs}), or again after a
+     * heartbeat interval without any message; a node that holds decisions and has none now gets an empty update.
+     */
     private void sendDecisions(Map<String, List<FlowDecision>> perNode, boolean orderBased) {
-        Set<String> sent = new HashSet<String>(perNode.size() * 2);
+        long now = clock.getAsLong();
         for (Map.Entry<String, List<FlowDecision>> e : perNode.entrySet()) {
             NodeEntry n = nodes.get(e.getKey());
             if (n != null) {
-                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased, e.getValue()));
-                decisionMessagesSent++;
-                sent.add(e.getKey());
+                NodeSession s = session(e.getKey());
+                if (s.differs(e.getValue(), orderBased) || !s.toldWithin(now, HEARTBEAT_NANOS)) {
+                    tell(n, s, e.getValue(), orderBased, now);
+                }
             }
         }
-        for (String old : nodesWithDecisions) {
-            NodeEntry n = nodes.get(old);
-            if (!sent.contains(old) && n != null) {
-                n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased,
-                        Collections.<FlowDecision>emptyList()));
-                decisionMessagesSent++;
+        for (Map.Entry<String, NodeSession> e : sessions.entrySet()) {
+            NodeSession s = e.getValue();
+            NodeEntry n;
+            if (!s.held.isEmpty() && !perNode.containsKey(e.getKey()) && (n = nodes.get(e.getKey())) != null) {
+                tell(n, s, Collections.<FlowDecision>emptyList(), orderBased, now);
             }
         }
-        nodesWithDecisions = sent;
+    }
+
+    private void tell(NodeEntry n, NodeSession s, List<FlowDecision> decisions, boolean orderBased, long now) {
+        n.client().tell(new DecisionUpdate(epoch, schedulerName, orderBased, decisions));
+        decisionMessagesSent++;
+        s.held = decisions;
+        s.heldOrderBased = orderBased;
+        s.lastToldNanos = now;
     }
 
     // ---- status -----------------------------------------------------------------------------------------
 
     private Behavior<CoordinatorCommand> onStatus(Internal.GetStatus m) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         List<CoordinatorStatus.NodeStatus> ns = new ArrayList<CoordinatorStatus.NodeStatus>();
         for (NodeEntry e : nodes.nodes().values()) {
-            Long last = lastReportNanos.get(e.nodeId());
+            NodeSession session = sessions.get(e.nodeId());
+            long last = session == null ? -1 : session.lastReportNanos;
             ns.add(new CoordinatorStatus.NodeStatus(e.nodeId(), e.info().shuffleEndpoint(), e.info().proxyEndpoint(),
-                    e.upBytesPerSecond(), e.downBytesPerSecond(), last == null ? -1 : (now - last) / 1_000_000L));
+                    e.upBytesPerSecond(), e.downBytesPerSecond(), last < 0 ? -1 : (now - last) / 1_000_000L));
         }
         Map<String, long[]> perJob = new HashMap<String, long[]>();      // flows, sent, pending
         Map<String, Double> rateOfJob = new HashMap<String, Double>();
@@ -447,7 +519,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         }
         CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
                 maxDecisionNanos, totalDecisionNanos, lastDecisionCpuNanos, totalDecisionCpuNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
-                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures);
+                skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures,
+                keptEpochs, tickLateness.snapshot());
         m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
                 (now - startNanos) / 1_000_000L, stats, ns, cs, fs));
         return this;

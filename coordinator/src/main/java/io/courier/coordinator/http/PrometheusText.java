@@ -28,6 +28,10 @@ public final class PrometheusText {
                 e.lateEpochs);
         counter(b, "courier_coordinator_skipped_epochs_total",
                 "Epoch boundaries skipped because the previous round overran.", e.skippedEpochs);
+        counter(b, "courier_coordinator_kept_epochs_total",
+                "Epoch ticks that ran and finished their decision before the next boundary.", e.keptEpochs);
+        gauge(b, "courier_coordinator_tick_lateness_seconds_max", "Latest start of an epoch tick after its boundary.",
+                e.tickLateness.maxNanos() / 1e9);
         counter(b, "courier_coordinator_reports_total", "Epoch reports received.", e.reportsReceived);
         counter(b, "courier_coordinator_reports_rejected_total", "Reports from unknown nodes.", e.reportsRejected);
         counter(b, "courier_coordinator_report_rows_rejected_total", "Report rows dropped (unknown job or node).",

@@ -29,6 +29,10 @@ public final class StatusJson {
         ep.put("maxEpochGapMillis", e.maxEpochGapNanos / 1e6);
         ep.put("lateEpochs", e.lateEpochs);
         ep.put("skippedEpochs", e.skippedEpochs);
+        ep.put("keptEpochs", e.keptEpochs);
+        ep.put("tickLatenessP50Millis", finiteOr(e.tickLateness.quantileUpperMillis(0.5), -1));
+        ep.put("tickLatenessP99Millis", finiteOr(e.tickLateness.quantileUpperMillis(0.99), -1));
+        ep.put("tickLatenessMaxMillis", e.tickLateness.maxNanos() / 1e6);
         ep.put("reportsReceived", e.reportsReceived);
         ep.put("reportsRejected", e.reportsRejected);
         ep.put("rowsRejected", e.rowsRejected);
@@ -77,5 +81,10 @@ public final class StatusJson {
         } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
             throw new IllegalStateException("cannot render the status as JSON", ex);
         }
+    }
+
+    /** JSON has no NaN or infinity: an empty or open-ended quantile is written as the given stand-in. */
+    private static double finiteOr(double v, double standIn) {
+        return Double.isNaN(v) || Double.isInfinite(v) ? standIn : v;
     }
 }

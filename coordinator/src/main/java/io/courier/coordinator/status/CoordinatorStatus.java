@@ -91,11 +91,15 @@ public final class CoordinatorStatus {
         public final long rowsRejected;
         public final long decisionMessagesSent;
         public final long schedulerFailures;
+        /** Epoch boundaries whose tick ran and finished its decision before the next boundary. */
+        public final long keptEpochs;
+        /** How late each tick started after its boundary. */
+        public final TickLateness tickLateness;
 
         public EpochStats(long epochs, long decisions, long lastDecisionNanos, long maxDecisionNanos,
                 long totalDecisionNanos, long lastDecisionCpuNanos, long totalDecisionCpuNanos, long lastEpochGapNanos, long maxEpochGapNanos, long lateEpochs,
                 long skippedEpochs, long reportsReceived, long reportsRejected, long rowsRejected, long decisionMessagesSent,
-                long schedulerFailures) {
+                long schedulerFailures, long keptEpochs, TickLateness tickLateness) {
             this.epochs = epochs;
             this.decisions = decisions;
             this.lastDecisionNanos = lastDecisionNanos;
@@ -112,6 +116,8 @@ public final class CoordinatorStatus {
             this.rowsRejected = rowsRejected;
             this.decisionMessagesSent = decisionMessagesSent;
             this.schedulerFailures = schedulerFailures;
+            this.keptEpochs = keptEpochs;
+            this.tickLateness = tickLateness;
         }
     }
 

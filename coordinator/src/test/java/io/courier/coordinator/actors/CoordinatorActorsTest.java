@@ -160,17 +160,20 @@ class CoordinatorActorsTest {
     }
 
     @Test
-    void decisionsArriveEveryEpoch() {
+    void theEpochTicksOnAndANodeIsToldWhenItsDecisionsChangeAndAtLeastEveryHeartbeat() {
         start("fair", 20);
         TestProbe<ClientCommand> a = register("a");
         register("b");
         entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
         awaitCoflows(1);
-        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 0, 1 << 30, -1, -1, false)),
-                a.getRef()));
-        nextNonEmptyDecision(a);
-        // Bound, not a performance assertion: over 1 s at a 20 ms epoch, 50 decisions are due; accept 25..75
-        // (a loaded 2-core test machine may stretch some epochs; the fixed-rate timer catches up).
+        FlowReport one = new FlowReport("job-1", "a", "b", 0, 1 << 30, -1, -1, false);
+        entry.tell(new EpochReport("a", 1, Arrays.asList(one), a.getRef()));
+        assertEquals(1_000_000.0, find(nextNonEmptyDecision(a), "job-1", "a", "b").rate(), 1e-6,
+                "alone on up(a), 1 MB/s");
+        // Unchanged decisions are not re-sent every epoch, only as a heartbeat (every 100 ms) while the epoch
+        // ticks on. Bounds, not performance assertions: 50 ticks are due in 1 s at 20 ms (accept 25..75; a loaded
+        // 2-core machine stretches some), and about 10 heartbeats (accept 1..20, not one per epoch).
+        long epochs0 = status().epochs().epochs;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         int count = 0;
         long lastEpoch = -1;
@@ -179,14 +182,80 @@ class CoordinatorActorsTest {
             if (m instanceof DecisionUpdate) {
                 DecisionUpdate d = (DecisionUpdate) m;
                 assertTrue(d.epoch() > lastEpoch, "epochs increase");
+                assertEquals(1_000_000.0, find(d, "job-1", "a", "b").rate(), 1e-6, "a heartbeat repeats the decision");
                 lastEpoch = d.epoch();
                 count++;
             }
         }
-        assertTrue(count >= 25 && count <= 75, "decisions in 1 s at a 20 ms epoch: " + count);
-        CoordinatorStatus s = status();
-        assertTrue(s.epochs().decisions >= count);
-        assertTrue(s.epochs().lastDecisionNanos > 0);
+        long ticks = status().epochs().epochs - epochs0;
+        assertTrue(ticks >= 25 && ticks <= 75, "epoch ticks in 1 s at a 20 ms epoch: " + ticks);
+        assertTrue(count >= 1 && count <= 20, "unchanged decisions re-sent in 1 s: " + count);
+        // A change reaches the node at the next decision: a second coflow on up(a) halves job-1's fair share.
+        entry.tell(new CoflowRegistered("job-2", Double.NaN, "", 0));
+        awaitCoflows(2);
+        entry.tell(new EpochReport("a", 2, Arrays.asList(one,
+                new FlowReport("job-2", "a", "b", 0, 1 << 30, -1, -1, false)), a.getRef()));
+        DecisionUpdate d = nextDecision(a);
+        while (d.flows().size() != 2) {
+            d = nextDecision(a);
+        }
+        assertEquals(500_000.0, find(d, "job-1", "a", "b").rate(), 1e-6, "fair share of up(a)");
+    }
+
+    @Test
+    void aReportingNodeWithoutDecisionsIsAcknowledgedAtHeartbeatsNotEveryReport() {
+        start("fair", 20);
+        TestProbe<ClientCommand> a = register("a");
+        long start = System.nanoTime();
+        long end = start + TimeUnit.MILLISECONDS.toNanos(1000);
+        int reports = 0;
+        while (System.nanoTime() < end) {
+            entry.tell(new EpochReport("a", ++reports, Collections.<FlowReport>emptyList(), a.getRef()));
+            sleepBriefly();
+        }
+        long elapsedMillis = (System.nanoTime() - start) / 1_000_000L;
+        int acks = 0;
+        while (true) {
+            ClientCommand m;
+            try {
+                m = a.receiveMessage(Duration.ofMillis(500));
+            } catch (AssertionError nothingMore) {
+                break;
+            }
+            assertTrue(m instanceof ReportAck, "a node without flows hears only acknowledgements: " + m);
+            acks++;
+        }
+        // The first report is answered at once, then at most one per 100 ms heartbeat, however many reports come
+        // (about 100 here, one per ~10 ms; bounds, not a performance assertion).
+        assertTrue(acks >= 1 && acks <= elapsedMillis / 100 + 3, acks + " acknowledgements for " + reports
+                + " reports in " + elapsedMillis + " ms");
+        assertTrue(acks < reports, acks + " acknowledgements for " + reports + " reports");
+    }
+
+    @Test
+    void aReceiversRowMakesTheFlowKnownUntilItsSenderReports() {
+        start("varys", 20);
+        TestProbe<ClientCommand> a = register("a");
+        TestProbe<ClientCommand> b = register("b");
+        entry.tell(new CoflowRegistered("job-1", Double.NaN, "", 0));
+        awaitCoflows(1);
+        // Only the receiver b reports the flow a -> b: the coordinator schedules it and tells the sender a.
+        entry.tell(new EpochReport("b", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 100, 900, 1000, -1, false)),
+                b.getRef()));
+        assertEquals(Collections.singleton("job-1 a->b"), flowSet(nextNonEmptyDecision(a)));
+        assertEquals(100, status().flows().get(0).bytesSent, "the receiver's row stands in for the sender's");
+        // Once the sender reports, its row is the one used, whatever the receiver says afterwards.
+        entry.tell(new EpochReport("a", 1, Arrays.asList(new FlowReport("job-1", "a", "b", 400, 600, 1000, -1, false)),
+                a.getRef()));
+        entry.tell(new EpochReport("b", 2, Arrays.asList(new FlowReport("job-1", "a", "b", 150, 850, 1000, -1, false)),
+                b.getRef()));
+        long end = System.nanoTime() + WAIT.toNanos();
+        while (status().flows().get(0).bytesSent != 400) {
+            assertTrue(System.nanoTime() < end, "the sender's row never took over: " + status().flows().get(0).bytesSent);
+            sleepBriefly();
+        }
+        sleepBriefly();
+        assertEquals(400, status().flows().get(0).bytesSent, "a later receiver row does not override the sender's");
     }
 
     @Test

@@ -1,54 +1,44 @@
 package io.courier.coordinator.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import com.typesafe.config.ConfigFactory;
 import io.courier.coordinator.Coordinator;
 import io.courier.coordinator.CoordinatorSettings;
-import io.courier.coordinator.PekkoSettings;
-import io.courier.coordinator.client.ClientActor;
-import io.courier.coordinator.client.ClientSettings;
-import io.courier.coordinator.client.CoordinatorListener;
-import io.courier.coordinator.client.Mode;
-import io.courier.coordinator.client.ReportSource;
-import io.courier.coordinator.protocol.ClientCommand;
 import io.courier.coordinator.protocol.CoflowRegistered;
-import io.courier.coordinator.protocol.DecisionUpdate;
-import io.courier.coordinator.protocol.FlowDecision;
-import io.courier.coordinator.protocol.FlowReport;
-import io.courier.coordinator.protocol.NodeInfo;
 import io.courier.coordinator.status.CoordinatorStatus;
-import com.typesafe.config.ConfigFactory;
+import io.courier.coordinator.status.TickLateness;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.pekko.actor.BootstrapSetup;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Scale harness (a benchmark, NOT a test; run with bench/coordinator-scale.sh): one coordinator and N
- * lightweight simulated proxies — the real {@link ClientActor}, N of them in one second actor system, talking to
- * the coordinator over Artery TCP with the Kryo wire format — each reporting every report interval. C coflows
- * stay active; each has S senders and R receivers picked at random, so about C·S·R unified flows. Senders move
- * bytes at the rates the coordinator decides, so reports change every epoch. After a warm-up it measures, over
- * the measurement window: epoch keeping (ticks, late ticks, largest gap), decision time (mean, max), message
- * rates (reports in, decisions out, decisions delivered to proxies) and CPU (per actor system, by thread).
+ * Scale harness (a benchmark, NOT a test; run with bench/coordinator-scale.sh): one coordinator in this JVM and
+ * N lightweight simulated proxies — the real client actor, N of them in one actor system — in a second JVM it
+ * forks ({@link ScaleProxies}), talking to the coordinator over Artery TCP with the Kryo wire format, each
+ * reporting every report interval. The {@link ScaleWorkload} keeps C coflows active with S senders and R
+ * receivers each (about C·S·R unified flows). After a warm-up it measures, over the window: epoch keeping
+ * (boundaries due, ticks run, ticks that finished before the next boundary, tick lateness p50/p99/max), decision
+ * time, message rates, and CPU of this process (the coordinator alone, by thread group) and of the proxies'
+ * process. The last line ({@code RESULT ...}) is for scripts that aggregate repeats.
  *
  * <p>Arguments (all optional): proxies coflows senders receivers warmupSeconds measureSeconds epochMs reportMs
- * scheduler. Defaults: 1000 100 10 10 10 30 10 10 varys.
+ * scheduler. Defaults: 1000 100 10 10 10 30 10 10 varys. Environment: COURIER_PROXY_JAVA_OPTS, JVM options of
+ * the proxies' process (default -Xmx2g).
  */
 public final class CoordinatorScaleHarness {
     private CoordinatorScaleHarness() {
@@ -73,165 +63,144 @@ public final class CoordinatorScaleHarness {
         m.put("courier.coordinator.max-frame-bytes", "1MiB");
         CoordinatorSettings settings = CoordinatorSettings.from(ConfigFactory.parseMap(m).withFallback(ConfigFactory.load()));
         Coordinator coordinator = Coordinator.start(settings, ConfigFactory.load(), CoordinatorScaleHarness.class.getClassLoader());
+        ScaleWorkload w = new ScaleWorkload(proxies, coflows, senders, receivers);
 
-        // The workload: every coflow's senders and receivers; each sender node holds its rows.
-        Random rnd = new Random(42);
-        Map<Integer, List<SimFlow>> bySender = new HashMap<Integer, List<SimFlow>>();
-        List<String> jobs = new ArrayList<String>();
-        for (int c = 0; c < coflows; c++) {
-            String job = "job_" + c;
-            jobs.add(job);
-            int[] s = distinct(rnd, senders, proxies);
-            int[] r = distinct(rnd, receivers, proxies);
-            // Sizes spread over three orders of magnitude, large enough not to finish during the run.
-            long size = (long) (1e9 * Math.pow(10, rnd.nextDouble() * 3));
-            for (int si : s) {
-                for (int ri : r) {
-                    if (si == ri) {
-                        continue;
-                    }
-                    List<SimFlow> l = bySender.get(si);
-                    if (l == null) {
-                        l = new ArrayList<SimFlow>();
-                        bySender.put(si, l);
-                    }
-                    l.add(new SimFlow(job, node(si), node(ri), size));
-                }
+        Process child = forkProxies(coordinator.port(), proxies, coflows, senders, receivers, reportMs);
+        BufferedReader fromChild = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+        PrintWriter toChild = new PrintWriter(new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8), true);
+        try {
+            String reg = expect(fromChild, "REGISTERED");
+            System.out.printf(Locale.ROOT, "%s of %d proxies registered (proxies in their own JVM)%n",
+                    reg.split(" ")[1], proxies);
+            // Coflow arrivals: each job's first sender registers it (as a proxy would).
+            for (String job : w.jobs) {
+                coordinator.system().tell(new CoflowRegistered(job, Double.NaN, "NORMAL", System.currentTimeMillis()));
+            }
+            Thread.sleep(TimeUnit.SECONDS.toMillis(warmup));
+
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            CoordinatorStatus s0 = statusOrNull(coordinator);
+            Map<String, Long> cpu0 = cpuByThreadGroup(threads);
+            long proc0 = os.getProcessCpuTime();
+            long[] mark0 = mark(toChild, fromChild);
+            long t0 = System.nanoTime();
+            Thread.sleep(TimeUnit.SECONDS.toMillis(measure));
+            long t1 = System.nanoTime();
+            long[] mark1 = mark(toChild, fromChild);
+            Map<String, Long> cpu1 = cpuByThreadGroup(threads);
+            long proc1 = os.getProcessCpuTime();
+            CoordinatorStatus s1 = statusOrNull(coordinator);
+            double secs = (t1 - t0) / 1e9;
+            report(proxies, coflows, w.flowCount, epochMs, reportMs, scheduler, warmup, secs, s0, s1, cpu0, cpu1,
+                    (proc1 - proc0) / 1e9 / secs, (mark1[1] - mark0[1]) / 1e9 / secs, (mark1[0] - mark0[0]) / secs,
+                    mark1[2]);
+        } finally {
+            toChild.println("stop");
+            if (!child.waitFor(40, TimeUnit.SECONDS)) {
+                System.out.println("the proxies' process did not stop within 40 s; killing it");
+                child.destroyForcibly();
+            }
+            try {
+                coordinator.close();
+            } catch (IllegalStateException e) {
+                System.out.println(e.getMessage());
             }
         }
-        int flowCount = 0;
-        for (List<SimFlow> l : bySender.values()) {
-            flowCount += l.size();
-        }
+        System.exit(0);
+    }
 
-        final AtomicLong delivered = new AtomicLong();
-        final AtomicInteger coordinated = new AtomicInteger();
-        final ClientSettings cs = ClientSettings.builder("127.0.0.1", coordinator.port()).reportIntervalMillis(reportMs)
-                .ackTimeoutMillis(5_000).registerRetryMillis(1_000).maxFrameBytes(1 << 20).build();
-        final List<Behavior<ClientCommand>> clients = new ArrayList<Behavior<ClientCommand>>();
-        for (int i = 0; i < proxies; i++) {
-            final List<SimFlow> mine = bySender.containsKey(i) ? bySender.get(i) : new ArrayList<SimFlow>();
-            final Map<String, SimFlow> byKey = new ConcurrentHashMap<String, SimFlow>();
-            for (SimFlow f : mine) {
-                byKey.put(f.job + " " + f.dst, f);
+    private static Process forkProxies(int port, int proxies, int coflows, int senders, int receivers, int reportMs)
+            throws java.io.IOException {
+        List<String> cmd = new ArrayList<String>();
+        cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
+        String opts = System.getenv("COURIER_PROXY_JAVA_OPTS");
+        cmd.addAll(Arrays.asList((opts == null || opts.trim().isEmpty() ? "-Xmx2g" : opts.trim()).split("\\s+")));
+        cmd.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(ScaleProxies.class.getName());
+        for (Object a : new Object[] {"127.0.0.1", port, proxies, coflows, senders, receivers, reportMs}) {
+            cmd.add(String.valueOf(a));
+        }
+        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    /** Reads the child's stdout up to a line starting with the word; fails when the child exits first. */
+    private static String expect(BufferedReader in, String word) throws java.io.IOException {
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.startsWith(word + " ")) {
+                return line;
             }
-            final String self = node(i);
-            ReportSource source = () -> {
-                List<FlowReport> rows = new ArrayList<FlowReport>(mine.size());
-                long now = System.nanoTime();
-                for (SimFlow f : mine) {
-                    rows.add(f.advance(now));
-                }
-                return rows;
-            };
-            CoordinatorListener listener = new CoordinatorListener() {
-                @Override
-                public void onDecisions(DecisionUpdate update) {
-                    delivered.incrementAndGet();
-                    for (FlowDecision d : update.flows()) {
-                        if (d.srcNode().equals(self)) {
-                            SimFlow f = byKey.get(d.jobId() + " " + d.dstNode());
-                            if (f != null) {
-                                f.rate = d.rate();
-                            }
-                        }
-                    }
-                }
-
-                @Override
-                public void onModeChanged(Mode mode, String reason) {
-                    if (mode == Mode.COORDINATED) {
-                        coordinated.incrementAndGet();
-                    } else {
-                        coordinated.decrementAndGet();
-                    }
-                }
-            };
-            clients.add(ClientActor.create(cs, new NodeInfo(self, self + ":13562", self + ":13563", 125_000_000L,
-                    125_000_000L), source, listener, new AtomicReference<Mode>(Mode.FALLBACK)));
+            System.out.println("proxies: " + line);
         }
-        final List<ActorRef<ClientCommand>> refs = new ArrayList<ActorRef<ClientCommand>>();
-        ActorSystem<Void> proxySystem = ActorSystem.create(Behaviors.<Void>setup(ctx -> {
-            for (int i = 0; i < clients.size(); i++) {
-                refs.add(ctx.spawn(clients.get(i), "proxy-" + i));
-            }
-            return Behaviors.empty();
-        }), "proxies", BootstrapSetup.create(PekkoSettings.remoting("127.0.0.1", 0, 1 << 20, ConfigFactory.load())));
+        throw new IllegalStateException("the proxies' process ended before printing " + word);
+    }
 
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (coordinated.get() < proxies && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        System.out.printf(Locale.ROOT, "%d of %d proxies registered%n", coordinated.get(), proxies);
-        // Coflow arrivals: each job's first sender registers it (as a proxy would).
-        for (int c = 0; c < coflows; c++) {
-            coordinator.system().tell(new CoflowRegistered(jobs.get(c), Double.NaN, "NORMAL", System.currentTimeMillis()));
-        }
-        Thread.sleep(TimeUnit.SECONDS.toMillis(warmup));
+    /** delivered decision updates, process CPU ns, proxies coordinated — as the proxies' process counts them. */
+    private static long[] mark(PrintWriter out, BufferedReader in) throws java.io.IOException {
+        out.println("mark");
+        String[] f = expect(in, "MARK").split(" ");
+        return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])};
+    }
 
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        CoordinatorStatus s0 = statusOrNull(coordinator);
-        Map<String, Long> cpu0 = cpuBySystem(threads);
-        long proc0 = os.getProcessCpuTime();
-        long delivered0 = delivered.get();
-        long t0 = System.nanoTime();
-        Thread.sleep(TimeUnit.SECONDS.toMillis(measure));
-        long t1 = System.nanoTime();
-        Map<String, Long> cpu1 = cpuBySystem(threads);
-        long proc1 = os.getProcessCpuTime();
-        long delivered1 = delivered.get();
-        CoordinatorStatus s1 = statusOrNull(coordinator);
-        double secs = (t1 - t0) / 1e9;
-
+    private static void report(int proxies, int coflows, int flowCount, int epochMs, int reportMs, String scheduler,
+            int warmup, double secs, CoordinatorStatus s0, CoordinatorStatus s1, Map<String, Long> cpu0,
+            Map<String, Long> cpu1, double coordCores, double proxyCores, double deliveredPerSec, long coordinated) {
         System.out.printf(Locale.ROOT, "load: %d proxies, %d active coflows, %d unified flows, report every %d ms,"
                 + " epoch %d ms, scheduler %s, %d cores%n", proxies, coflows, flowCount, reportMs,
                 epochMs, scheduler, Runtime.getRuntime().availableProcessors());
         System.out.printf(Locale.ROOT, "window: %.1f s after %d s warm-up; proxies COORDINATED at the end: %d%n", secs,
-                warmup, coordinated.get());
+                warmup, coordinated);
         if (s0 == null || s1 == null) {
             System.out.println("coordinator status: NO ANSWER within 30 s (the scheduling actor is backlogged:"
                     + " overloaded)");
-        } else {
-            CoordinatorStatus.EpochStats a = s0.epochs();
-            CoordinatorStatus.EpochStats b = s1.epochs();
-            long ticks = b.epochs - a.epochs;
-            long decisions = b.decisions - a.decisions;
-            System.out.printf(Locale.ROOT, "epoch keeping: %d ticks (%.1f/s, due %.1f/s), skipped boundaries %d,"
-                    + " late ticks (gap > 2 epochs) %d, max gap since start %.1f ms%n", ticks, ticks / secs,
-                    1000.0 / epochMs, b.skippedEpochs - a.skippedEpochs, b.lateEpochs - a.lateEpochs,
-                    b.maxEpochGapNanos / 1e6);
-            System.out.printf(Locale.ROOT, "decision time: mean %.3f ms wall / %.3f ms CPU over %d runs, max wall since"
-                    + " start %.3f ms, last %.3f ms wall / %.3f ms CPU (%d coflows in the last status)%n",
-                    decisions == 0 ? 0.0 : (b.totalDecisionNanos - a.totalDecisionNanos) / 1e6 / decisions,
-                    decisions == 0 ? 0.0 : (b.totalDecisionCpuNanos - a.totalDecisionCpuNanos) / 1e6 / decisions,
-                    decisions, b.maxDecisionNanos / 1e6, b.lastDecisionNanos / 1e6, b.lastDecisionCpuNanos / 1e6,
-                    s1.coflows().size());
-            System.out.printf(Locale.ROOT, "messages: reports in %.0f/s (due %.0f/s), decision updates out %.0f/s,"
-                    + " rows rejected %d, scheduler failures %d%n",
-                    (b.reportsReceived - a.reportsReceived) / secs, proxies * 1000.0 / reportMs,
-                    (b.decisionMessagesSent - a.decisionMessagesSent) / secs, b.rowsRejected - a.rowsRejected,
-                    b.schedulerFailures);
+            System.out.printf(Locale.ROOT, "RESULT flows=%d status=none coordCores=%.3f proxyCores=%.3f%n", flowCount,
+                    coordCores, proxyCores);
+            return;
         }
-        System.out.printf(Locale.ROOT, "decision updates delivered to proxies: %.0f/s%n", (delivered1 - delivered0) / secs);
-        for (String sys : new String[] {"courier-coordinator", "proxies"}) {
-            long d = (cpu1.containsKey(sys) ? cpu1.get(sys) : 0) - (cpu0.containsKey(sys) ? cpu0.get(sys) : 0);
-            System.out.printf(Locale.ROOT, "cpu %s threads: %.2f cores%n", sys, d / 1e9 / secs);
+        CoordinatorStatus.EpochStats a = s0.epochs();
+        CoordinatorStatus.EpochStats b = s1.epochs();
+        long ticks = b.epochs - a.epochs;
+        long skipped = b.skippedEpochs - a.skippedEpochs;
+        long kept = b.keptEpochs - a.keptEpochs;
+        long decisions = b.decisions - a.decisions;
+        TickLateness late = b.tickLateness.minus(a.tickLateness);
+        double due = secs * 1000.0 / epochMs;
+        double meanWall = decisions == 0 ? 0.0 : (b.totalDecisionNanos - a.totalDecisionNanos) / 1e6 / decisions;
+        double meanCpu = decisions == 0 ? 0.0 : (b.totalDecisionCpuNanos - a.totalDecisionCpuNanos) / 1e6 / decisions;
+        double reports = (b.reportsReceived - a.reportsReceived) / secs;
+        double updates = (b.decisionMessagesSent - a.decisionMessagesSent) / secs;
+        System.out.printf(Locale.ROOT, "epoch keeping: %.0f boundaries due, %d ticks run (%.1f/s), %d skipped, %d kept"
+                + " (ran and decided before the next boundary: %.1f%% of due)%n", due, ticks, ticks / secs, skipped,
+                kept, 100.0 * kept / due);
+        System.out.printf(Locale.ROOT, "tick lateness after its boundary: p50 < %.2f ms, p99 < %.2f ms, max since start"
+                + " %.1f ms%n", late.quantileUpperMillis(0.5), late.quantileUpperMillis(0.99), late.maxNanos() / 1e6);
+        System.out.printf(Locale.ROOT, "decision time: mean %.3f ms wall / %.3f ms CPU over %d runs, max wall since"
+                + " start %.3f ms%n", meanWall, meanCpu, decisions, b.maxDecisionNanos / 1e6);
+        System.out.printf(Locale.ROOT, "messages: reports in %.0f/s (due %.0f/s), decision updates out %.0f/s,"
+                + " delivered %.0f/s, rows rejected %d, scheduler failures %d%n", reports,
+                proxies * 1000.0 / reportMs, updates, deliveredPerSec, b.rowsRejected - a.rowsRejected,
+                b.schedulerFailures);
+        System.out.printf(Locale.ROOT, "cpu: coordinator process %.2f cores, proxies' process %.2f cores%n", coordCores,
+                proxyCores);
+        List<Map.Entry<String, Long>> groups = new ArrayList<Map.Entry<String, Long>>();
+        for (Map.Entry<String, Long> e : cpu1.entrySet()) {
+            Long before = cpu0.get(e.getKey());
+            groups.add(new java.util.AbstractMap.SimpleEntry<String, Long>(e.getKey(),
+                    e.getValue() - (before == null ? 0L : before)));
         }
-        System.out.printf(Locale.ROOT, "cpu whole process: %.2f cores%n", (proc1 - proc0) / 1e9 / secs);
-
-        proxySystem.terminate();
-        try {
-            proxySystem.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            System.out.println("proxies did not stop within 30 s: " + e);
+        Collections.sort(groups, (x, y) -> Long.compare(y.getValue(), x.getValue()));
+        for (int i = 0; i < Math.min(6, groups.size()); i++) {
+            System.out.printf(Locale.ROOT, "  coordinator threads %-60s %.3f cores%n", groups.get(i).getKey(),
+                    groups.get(i).getValue() / 1e9 / secs);
         }
-        try {
-            coordinator.close();
-        } catch (IllegalStateException e) {
-            System.out.println(e.getMessage());
-        }
-        System.exit(0);
+        System.out.printf(Locale.ROOT, "RESULT flows=%d due=%.0f ticks=%d kept=%d skipped=%d lateP50=%.2f lateP99=%.2f"
+                + " lateMax=%.1f wallMs=%.3f cpuMs=%.3f reports=%.0f updates=%.0f delivered=%.0f coordCores=%.3f"
+                + " proxyCores=%.3f coordinated=%d%n", flowCount, due, ticks, kept, skipped,
+                late.quantileUpperMillis(0.5), late.quantileUpperMillis(0.99), late.maxNanos() / 1e6, meanWall, meanCpu,
+                reports, updates, deliveredPerSec, coordCores, proxyCores, coordinated);
     }
 
     private static CoordinatorStatus statusOrNull(Coordinator c) {
@@ -242,8 +211,8 @@ public final class CoordinatorScaleHarness {
         }
     }
 
-    /** CPU nanoseconds of live threads, grouped by the actor system their name starts with. */
-    private static Map<String, Long> cpuBySystem(ThreadMXBean mx) {
+    /** CPU nanoseconds of live threads, grouped by name without the trailing number (one pool, one group). */
+    private static Map<String, Long> cpuByThreadGroup(ThreadMXBean mx) {
         Map<String, Long> out = new HashMap<String, Long>();
         for (long id : mx.getAllThreadIds()) {
             ThreadInfo info = mx.getThreadInfo(id);
@@ -251,62 +220,13 @@ public final class CoordinatorScaleHarness {
             if (info == null || t < 0) {
                 continue;
             }
-            String name = info.getThreadName();
-            String key = name.startsWith("courier-coordinator") ? "courier-coordinator"
-                    : name.startsWith("proxies") ? "proxies" : "other";
+            String key = info.getThreadName().replaceAll("[-#]?\\d+$", "");
             out.put(key, (out.containsKey(key) ? out.get(key) : 0L) + t);
-        }
-        return out;
-    }
-
-    private static String node(int i) {
-        return "nm-" + i;
-    }
-
-    private static int[] distinct(Random rnd, int k, int n) {
-        int[] out = new int[Math.min(k, n)];
-        java.util.Set<Integer> seen = new java.util.HashSet<Integer>();
-        for (int i = 0; i < out.length;) {
-            int x = rnd.nextInt(n);
-            if (seen.add(x)) {
-                out[i++] = x;
-            }
         }
         return out;
     }
 
     private static int arg(String[] args, int i, int dflt) {
         return args.length > i ? Integer.parseInt(args[i]) : dflt;
-    }
-
-    /** One simulated sender-side flow; advanced on its client's actor thread, rate set from decisions. */
-    static final class SimFlow {
-        final String job;
-        final String src;
-        final String dst;
-        final long size;
-        volatile double rate;
-        private double sent;
-        private long lastNanos;
-        private double measured = -1;
-
-        SimFlow(String job, String src, String dst, long size) {
-            this.job = job;
-            this.src = src;
-            this.dst = dst;
-            this.size = size;
-        }
-
-        FlowReport advance(long now) {
-            if (lastNanos != 0) {
-                double dt = (now - lastNanos) / 1e9;
-                double moved = Math.min(size - sent, rate * dt);
-                sent += moved;
-                measured = dt > 0 ? moved / dt : 0;
-            }
-            lastNanos = now;
-            long s = (long) sent;
-            return new FlowReport(job, src, dst, s, size - s, -1, measured < 0 ? -1 : measured, s >= size);
-        }
     }
 }

@@ -233,8 +233,6 @@ public final class ClusterState {
      * duplicate ids and non-finite values are rejected with a message that names the offender.
      */
     public static final class Builder {
-        /** Up to this many host pairs, pathless flows share their resource arrays (150 hosts: 22 500). */
-        private static final long MAX_SHARED_PAIRS = 1L << 20;
         private final Network network;
         private double now;
         private final List<Coflow> coflows = new ArrayList<>();
@@ -318,7 +316,7 @@ public final class ClusterState {
             int[][] res = new int[flows.size()][];
             // Flows without extra links share one resource array per (src, dst) pair: at trace scale a
             // state of 200 000 flows is built at every decision, and most flows repeat a pair.
-            int[][] pairResources = (long) hosts * hosts <= MAX_SHARED_PAIRS ? new int[hosts * hosts][] : null;
+            int[][] pairResources = PairTable.forState(hosts, flows.size());
             CoflowId lastId = null;
             int lastIndex = -1;
             for (int i = 0; i < flows.size(); i++) {

@@ -19,8 +19,6 @@ import java.util.Map;
  * flow and coflow named. One-shot: a builder builds one state. Not thread-safe.
  */
 public final class ColumnarStateBuilder {
-    private static final long MAX_SHARED_PAIRS = 1L << 20;
-
     private final Network network;
     private double now;
     private final List<Coflow> coflows;
@@ -137,7 +135,7 @@ public final class ColumnarStateBuilder {
             cIndex.put(cs.get(c).id(), c); // ids are distinct: (arrival, id) ascends strictly
         }
         int hosts = network.hostCount();
-        int[][] pairResources = (long) hosts * hosts <= MAX_SHARED_PAIRS ? new int[hosts * hosts][] : null;
+        int[][] pairResources = PairTable.forState(hosts, flows);
         int[] coflowOf = new int[flows];
         int[][] byCoflow = new int[nc][];
         int[][] res = new int[flows][];
