@@ -29,12 +29,29 @@ public final class ReduceConfig {
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
     /** Hadoop's default of {@link #HADOOP_READ_TIMEOUT}. */
     public static final long DEFAULT_READ_TIMEOUT = 180_000;
+    /**
+     * Hadoop's switch for retrying a map host that dropped or refused connections (a NodeManager restarting) for
+     * up to {@link #FETCH_RETRY_TIMEOUT} before its maps count as failed. Default as in Hadoop's Fetcher:
+     * {@code yarn.nodemanager.recovery.enabled}.
+     */
+    public static final String FETCH_RETRY_ENABLED = "mapreduce.reduce.shuffle.fetch.retry.enabled";
+    /** How long a host may keep failing that way before its maps count as failed (Hadoop's key and default). */
+    public static final String FETCH_RETRY_TIMEOUT = "mapreduce.reduce.shuffle.fetch.retry.timeout-ms";
+    /** Pause between two such retries (Hadoop's key and default). */
+    public static final String FETCH_RETRY_INTERVAL = "mapreduce.reduce.shuffle.fetch.retry.interval-ms";
+    /** Hadoop's default of {@link #FETCH_RETRY_ENABLED} when it is unset. */
+    public static final String NM_RECOVERY_ENABLED = "yarn.nodemanager.recovery.enabled";
+    public static final long DEFAULT_FETCH_RETRY_TIMEOUT = 180_000;
+    public static final long DEFAULT_FETCH_RETRY_INTERVAL = 1000;
 
     private final int hostsParallel;
     private final int localProxyRetries;
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
     private final long readTimeoutMillis;
+    private final boolean fetchRetryEnabled;
+    private final long fetchRetryTimeoutMillis;
+    private final long fetchRetryIntervalMillis;
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis) {
@@ -44,6 +61,16 @@ public final class ReduceConfig {
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis, long readTimeoutMillis) {
+        this(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis, readTimeoutMillis,
+                false, DEFAULT_FETCH_RETRY_TIMEOUT, DEFAULT_FETCH_RETRY_INTERVAL);
+    }
+
+    private ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis, long readTimeoutMillis, boolean fetchRetryEnabled, long fetchRetryTimeoutMillis,
+            long fetchRetryIntervalMillis) {
+        this.fetchRetryEnabled = fetchRetryEnabled;
+        this.fetchRetryTimeoutMillis = check(FETCH_RETRY_TIMEOUT, fetchRetryTimeoutMillis, 0, 24L * 3600 * 1000);
+        this.fetchRetryIntervalMillis = check(FETCH_RETRY_INTERVAL, fetchRetryIntervalMillis, 0, 600_000);
         this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
         this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
         this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
@@ -58,7 +85,16 @@ public final class ReduceConfig {
                 (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
                 longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
-                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)));
+                longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
+                conf.getBoolean(FETCH_RETRY_ENABLED, conf.getBoolean(NM_RECOVERY_ENABLED, false)),
+                longValue(conf, FETCH_RETRY_TIMEOUT, DEFAULT_FETCH_RETRY_TIMEOUT),
+                longValue(conf, FETCH_RETRY_INTERVAL, DEFAULT_FETCH_RETRY_INTERVAL));
+    }
+
+    /** This configuration with Hadoop's fetch retry settings replaced (see {@link #FETCH_RETRY_ENABLED}). */
+    public ReduceConfig withFetchRetry(boolean enabled, long timeoutMillis, long intervalMillis) {
+        return new ReduceConfig(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis,
+                readTimeoutMillis, enabled, timeoutMillis, intervalMillis);
     }
 
     public static ReduceConfig defaults() {
@@ -87,6 +123,22 @@ public final class ReduceConfig {
         return readTimeoutMillis;
     }
 
+    /**
+     * True when a map host whose proxy refuses connections or drops them mid-segment is retried (maps put back
+     * unblamed) for up to {@link #fetchRetryTimeoutMillis()} before its maps count as failed.
+     */
+    public boolean fetchRetryEnabled() {
+        return fetchRetryEnabled;
+    }
+
+    public long fetchRetryTimeoutMillis() {
+        return fetchRetryTimeoutMillis;
+    }
+
+    public long fetchRetryIntervalMillis() {
+        return fetchRetryIntervalMillis;
+    }
+
     private static long longValue(Configuration conf, String key, long dflt) {
         String v = conf.getTrimmed(key);
         if (v == null || v.isEmpty()) {
@@ -110,6 +162,8 @@ public final class ReduceConfig {
     public String toString() {
         return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
                 + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
-                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis;
+                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis + ", " + FETCH_RETRY_ENABLED + "="
+                + fetchRetryEnabled + (fetchRetryEnabled ? ", " + FETCH_RETRY_TIMEOUT + "=" + fetchRetryTimeoutMillis
+                + ", " + FETCH_RETRY_INTERVAL + "=" + fetchRetryIntervalMillis : "");
     }
 }
