@@ -54,14 +54,17 @@ public final class MiniCourierCluster implements AutoCloseable {
     private final MiniYARNCluster yarn;
     private final Configuration conf;
     private final long startMillis;
+    /** The NodeManagers, when this cluster runs {@link RecoverableNodeManager}s; null: MiniYARNCluster's own. */
+    private final List<RecoverableNodeManager> recoverable;
 
     private MiniCourierCluster(NodeShuffleService service, MiniDFSCluster dfs, MiniYARNCluster yarn,
-                               Configuration conf, long startMillis) {
+                               Configuration conf, long startMillis, List<RecoverableNodeManager> recoverable) {
         this.service = service;
         this.dfs = dfs;
         this.yarn = yarn;
         this.conf = conf;
         this.startMillis = startMillis;
+        this.recoverable = recoverable == null ? null : List.copyOf(recoverable);
     }
 
     /**
@@ -79,6 +82,21 @@ public final class MiniCourierCluster implements AutoCloseable {
      */
     public static MiniCourierCluster start(String name, int nodeManagers, NodeShuffleService service, Path workDir,
             Map<String, String> nodeSettings) throws IOException, InterruptedException {
+        return start(name, nodeManagers, service, workDir, nodeSettings, false);
+    }
+
+    /**
+     * As {@link #start(String, int, NodeShuffleService, Path)}, with {@link RecoverableNodeManager}s (fixed ports,
+     * work-preserving recovery) that {@link #recoverable(int)} can kill and restart; their directories are under
+     * {@code workDir/nm-<i>}.
+     */
+    public static MiniCourierCluster startRecoverable(String name, int nodeManagers, NodeShuffleService service,
+            Path workDir) throws IOException, InterruptedException {
+        return start(name, nodeManagers, service, workDir, java.util.Collections.<String, String>emptyMap(), true);
+    }
+
+    private static MiniCourierCluster start(String name, int nodeManagers, NodeShuffleService service, Path workDir,
+            Map<String, String> nodeSettings, boolean recoverableNodes) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         Files.createDirectories(workDir);
         Configuration conf = new YarnConfiguration();
@@ -95,15 +113,20 @@ public final class MiniCourierCluster implements AutoCloseable {
             for (Map.Entry<String, String> e : nodeSettings.entrySet()) {
                 conf.set(e.getKey(), e.getValue());
             }
-            yarn = new MiniYARNCluster(name, nodeManagers, 1, 1);
+            // With recoverable NodeManagers, MiniYARNCluster runs only the ResourceManager.
+            yarn = new MiniYARNCluster(name, recoverableNodes ? 0 : nodeManagers, 1, 1);
             yarn.init(conf);
             yarn.start();
-            if (!yarn.waitForNodeManagersToConnect(60_000)) {
+            List<RecoverableNodeManager> own = null;
+            if (recoverableNodes) {
+                own = startRecoverableNodes(yarn, nodeManagers, workDir);
+                awaitRegistered(yarn, nodeManagers, name);
+            } else if (!yarn.waitForNodeManagersToConnect(60_000)) {
                 throw new IOException("NodeManagers of " + name + " did not register within 60 s");
             }
             Configuration live = new Configuration(yarn.getConfig());
             MiniCourierCluster cluster = new MiniCourierCluster(service, dfs, yarn, live,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), own);
             LOG.info("Mini cluster {} up in {} ms: {} NodeManagers running {}, shuffle ports {}", name,
                     cluster.startMillis, nodeManagers, service.className(), cluster.shufflePorts());
             return cluster;
@@ -113,6 +136,58 @@ public final class MiniCourierCluster implements AutoCloseable {
         } catch (Exception e) {
             stopQuietly(yarn, dfs);
             throw new IOException("mini cluster " + name + " failed to start", e);
+        }
+    }
+
+    /**
+     * Starts the NodeManagers in parallel (each takes seconds, most of it waiting on the ResourceManager and the
+     * web server), and stops those that started if one fails.
+     */
+    private static List<RecoverableNodeManager> startRecoverableNodes(MiniYARNCluster yarn, int n, Path workDir)
+            throws IOException, InterruptedException {
+        ExecutorService starters = Executors.newFixedThreadPool(n, r -> {
+            Thread t = new Thread(r, "nm-starter");
+            t.setDaemon(true);
+            return t;
+        });
+        List<Future<RecoverableNodeManager>> starts = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                final int index = i;
+                starts.add(starters.submit(() -> RecoverableNodeManager.start(index, yarn.getConfig(),
+                        yarn.getResourceManager(), workDir.resolve("nm-" + index))));
+            }
+            List<RecoverableNodeManager> nodes = new ArrayList<>();
+            IOException failure = null;
+            for (Future<RecoverableNodeManager> f : starts) {
+                try {
+                    nodes.add(f.get(5, TimeUnit.MINUTES));
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    if (failure == null) {
+                        failure = new IOException("a NodeManager failed to start", e);
+                    }
+                }
+            }
+            if (failure != null) {
+                for (RecoverableNodeManager nm : nodes) {
+                    nm.kill();
+                }
+                throw failure;
+            }
+            return nodes;
+        } finally {
+            starters.shutdownNow();
+        }
+    }
+
+    private static void awaitRegistered(MiniYARNCluster yarn, int n, String name)
+            throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (yarn.getResourceManager().getRMContext().getRMNodes().size() < n) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IOException("NodeManagers of " + name + " did not register within 60 s");
+            }
+            Thread.sleep(100); // the ResourceManager offers no registration callback
         }
     }
 
@@ -190,6 +265,12 @@ public final class MiniCourierCluster implements AutoCloseable {
 
     private List<NodeManager> nodeManagers() {
         List<NodeManager> nms = new ArrayList<>();
+        if (recoverable != null) {
+            for (RecoverableNodeManager r : recoverable) {
+                nms.add(r.nodeManager());
+            }
+            return nms;
+        }
         for (int i = 0; ; i++) {
             NodeManager nm;
             try {
@@ -204,13 +285,33 @@ public final class MiniCourierCluster implements AutoCloseable {
         }
     }
 
-    /** The NodeManager with index {@code i}. */
+    /** The NodeManager with index {@code i} (the current incarnation of a recoverable one). */
     public NodeManager nodeManager(int i) {
-        return yarn.getNodeManager(i);
+        return recoverable != null ? recoverable.get(i).nodeManager() : yarn.getNodeManager(i);
+    }
+
+    /**
+     * NodeManager {@code i} of a cluster started with {@link #startRecoverable}, to kill or restart it.
+     *
+     * @throws IllegalStateException for a cluster of MiniYARNCluster's own NodeManagers
+     */
+    public RecoverableNodeManager recoverable(int i) {
+        if (recoverable == null) {
+            throw new IllegalStateException("this cluster was not started with recoverable NodeManagers");
+        }
+        return recoverable.get(i);
+    }
+
+    /** True while NodeManager {@code i} runs (false once it was stopped). */
+    public boolean running(int i) {
+        return nodeManager(i).getServiceState() == org.apache.hadoop.service.Service.STATE.STARTED;
     }
 
     /** The shuffle port NodeManager {@code i} advertises (the first int of its service metadata). */
     public int shufflePort(int i) {
+        if (recoverable != null) {
+            return recoverable.get(i).shufflePort(); // fixed, and known while the node is down
+        }
         try {
             return ShuffleHandler.deserializeMetaData(serviceMetaData(i));
         } catch (IOException e) {

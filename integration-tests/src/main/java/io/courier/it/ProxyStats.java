@@ -46,6 +46,9 @@ public record ProxyStats(Map<Integer, Map<String, Long>> opened, Map<Integer, Ma
             return new ProxyStats(opened, accepted, 0, 0, 0);
         }
         for (int i = 0; i < cluster.nodeManagerCount(); i++) {
+            if (!cluster.running(i)) {
+                continue; // a NodeManager a test stopped: its proxy is gone
+            }
             AuxiliaryService service = cluster.auxService(i);
             if (!(service instanceof CourierShuffleHandler handler)) {
                 throw new IllegalStateException("NodeManager " + i + " runs " + service.getClass().getName()

@@ -101,36 +101,53 @@ public class CourierShuffleHandler extends ShuffleHandler {
             if (pickPorts) {
                 conf.setInt(SHUFFLE_PORT_CONFIG_KEY, ports.choose(ProxyConfigs.portOffset(conf)));
             }
-            // The proxy binds first: if ShuffleHandler then loses its port, closing the proxy is all it takes to
-            // try another pair (a proxy that lost its port would otherwise leave ShuffleHandler bound).
             int configuredShufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT);
             int proxyPort = rule.isOffset() ? rule.proxyPortFor(configuredShufflePort) : rule.proxyPortFor(0);
             ProxyConfig config = base.withPort(proxyPort);
             CourierProxy p = new CourierProxy(config, secrets, locator);
             String nodeId;
-            try {
-                nodeId = p.start();
-            } catch (Exception e) {
-                p.close();
-                if (isBindFailure(e) && attempt < attempts) {
-                    LOG.warn("Courier proxy port {} (shuffle port {} + offset) was taken; picking another pair"
-                            + " (attempt {} of {})", proxyPort, configuredShufflePort, attempt, attempts);
-                    continue;
-                }
-                throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
-                        + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort + "): "
-                        + e, e);
-            }
-            try {
+            if (attempts == 1) {
+                // ShuffleHandler first: its start creates the secret manager and, with NodeManager recovery,
+                // reloads the secrets of running jobs. A proxy answering before that would refuse their fetches
+                // with UNKNOWN_JOB (a read error that can fail a map) while the restarted node comes up.
                 super.serviceStart();
-            } catch (Exception e) {
-                p.close();
-                if (isBindFailure(e) && attempt < attempts) {
-                    LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another pair"
-                            + " (attempt {} of {})", configuredShufflePort, attempt, attempts);
-                    continue; // the failed bind left nothing of ShuffleHandler open
+                try {
+                    nodeId = p.start();
+                } catch (Exception e) {
+                    p.close(); // the service's failed start stops ShuffleHandler (serviceStop)
+                    throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
+                            + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort
+                            + "): " + e, e);
                 }
-                throw e;
+            } else {
+                // Picking the ports, without recovery: the proxy binds first. If ShuffleHandler then loses its
+                // port, closing the proxy is all it takes to try another pair (a proxy that lost its port would
+                // otherwise leave ShuffleHandler bound). No job has tasks on this node yet: its secret manager
+                // being empty for a moment refuses nothing that could succeed.
+                try {
+                    nodeId = p.start();
+                } catch (Exception e) {
+                    p.close();
+                    if (isBindFailure(e) && attempt < attempts) {
+                        LOG.warn("Courier proxy port {} (shuffle port {} + offset) was taken; picking another pair"
+                                + " (attempt {} of {})", proxyPort, configuredShufflePort, attempt, attempts);
+                        continue;
+                    }
+                    throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
+                            + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort
+                            + "): " + e, e);
+                }
+                try {
+                    super.serviceStart();
+                } catch (Exception e) {
+                    p.close();
+                    if (isBindFailure(e) && attempt < attempts) {
+                        LOG.warn("Shuffle port {} was taken before ShuffleHandler bound it; picking another pair"
+                                + " (attempt {} of {})", configuredShufflePort, attempt, attempts);
+                        continue; // the failed bind left nothing of ShuffleHandler open
+                    }
+                    throw e;
+                }
             }
             int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1); // ShuffleHandler writes back the bound port
             proxy = p;

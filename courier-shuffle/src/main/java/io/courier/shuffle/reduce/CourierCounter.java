@@ -19,6 +19,11 @@ public enum CourierCounter {
     HTTP_FALLBACK_BYTES,
     /** Map output segments fetched with Hadoop's HTTP fetcher. */
     HTTP_FALLBACK_SEGMENTS,
+    /**
+     * Times a map host's proxy refused or dropped the connection and the host was retried within
+     * {@code mapreduce.reduce.shuffle.fetch.retry.timeout-ms} (a NodeManager restarting) instead of failing its maps.
+     */
+    SOURCE_RETRIES,
     /** Milliseconds segments waited for merge memory (reserve said WAIT), for their header or for their bytes. */
     WAIT_MILLIS
 }

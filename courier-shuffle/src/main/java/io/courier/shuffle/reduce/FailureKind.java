@@ -5,7 +5,9 @@ public enum FailureKind {
     /**
      * The local proxy could not reach the source node's proxy (refused or timed out: no Courier proxy there, or
      * the node is down). The host is fetched with Hadoop's HTTP fetcher from now on, which reports the node's
-     * failures to the ApplicationMaster exactly as stock Hadoop does.
+     * failures to the ApplicationMaster exactly as stock Hadoop does; with Hadoop's fetch retry enabled, only once
+     * the host has been retried through Courier for {@code mapreduce.reduce.shuffle.fetch.retry.timeout-ms} (a
+     * NodeManager restarting).
      */
     SOURCE_UNREACHABLE,
     /**

@@ -1,7 +1,9 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.client.SegmentHeader;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
 import org.apache.hadoop.mapred.Reporter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.reduce.ExceptionReporter;
@@ -47,7 +49,7 @@ final class HostCopier<K, V> {
         LOCAL_FAILURE
     }
 
-    private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL }
+    private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL, RETRY }
 
     private final ShuffleSchedulerImpl<K, V> scheduler;
     private final MergeManager<K, V> merger;
@@ -84,56 +86,137 @@ final class HostCopier<K, V> {
         this.waits = waits;
     }
 
-    /** Copies what the scheduler hands out for {@code host} (held BUSY by the caller, who frees it). */
+    /**
+     * Copies what the scheduler hands out for {@code host} (held BUSY by the caller, who frees it). With Hadoop's
+     * fetch retry enabled, a source proxy that refuses connections or drops them mid-segment (its NodeManager
+     * restarting) is retried here, every {@code fetch.retry.interval-ms}, for up to {@code fetch.retry.timeout-ms}
+     * since the last progress, with its maps unblamed: what Hadoop's {@code Fetcher} does for a restarting
+     * ShuffleHandler. Past that window the failure is handled as without retry.
+     */
     Outcome copy(MapHost host, int fetcherId) throws InterruptedException {
         List<TaskAttemptID> maps = scheduler.getMapsForHost(host);
         if (maps.isEmpty()) {
             return Outcome.DONE;
         }
         Set<TaskAttemptID> remaining = new LinkedHashSet<>(maps);
-        Map<TaskAttemptID, IncomingSegment> open = new LinkedHashMap<>();
-        String source = null;
+        Set<TaskAttemptID> blamed = new LinkedHashSet<>();
         try {
+            String source;
             try {
                 source = routes.sourceProxy(host.getHostName());
             } catch (IllegalArgumentException e) {
                 LOG.warn("Courier: no proxy address for map host {} ({}); fetching it over HTTP", host, e.getMessage());
                 return Outcome.USE_HTTP;
             }
-            for (TaskAttemptID map : maps) {
+            long retryStart = 0;
+            boolean retrying = false;
+            while (true) {
+                boolean mayRetry = config.fetchRetryEnabled() && (!retrying || System.nanoTime() - retryStart
+                        < TimeUnit.MILLISECONDS.toNanos(config.fetchRetryTimeoutMillis()));
+                int before = remaining.size();
+                Round round = copyRound(host, source, remaining, blamed, fetcherId, mayRetry);
+                if (round.retryCause == null) {
+                    return round.outcome;
+                }
+                if (!retrying || remaining.size() < before) {
+                    retrying = true;
+                    retryStart = System.nanoTime(); // the window counts from the last progress, as in Hadoop
+                }
+                reporter.incrCounter(CourierCounter.SOURCE_RETRIES, 1);
+                LOG.warn("Courier: the source proxy {} of map host {} is unreachable or lost ({}); retrying {} maps"
+                        + " of {} in {} ms (within {}={} ms)", source, host, round.retryCause.getMessage(),
+                        remaining.size() - blamed.size(), job, config.fetchRetryIntervalMillis(),
+                        ReduceConfig.FETCH_RETRY_TIMEOUT, config.fetchRetryTimeoutMillis());
+                Thread.sleep(config.fetchRetryIntervalMillis());
+            }
+        } finally {
+            for (TaskAttemptID map : remaining) {
+                scheduler.putBackKnownMapOutput(host, map);
+            }
+        }
+    }
+
+    /** How one round of requests to a host ended: an outcome, or a retryable source failure. */
+    private static final class Round {
+        final Outcome outcome;
+        final IOException retryCause;
+
+        private Round(Outcome outcome, IOException retryCause) {
+            this.outcome = outcome;
+            this.retryCause = retryCause;
+        }
+
+        static Round of(Outcome o) {
+            return new Round(o, null);
+        }
+
+        static Round retry(IOException cause) {
+            return new Round(null, cause);
+        }
+    }
+
+    /**
+     * Requests every map of {@code remaining} not yet {@code blamed} and copies them; copied maps leave
+     * {@code remaining}, maps counted as failed join {@code blamed}. With {@code mayRetry}, a source failure that
+     * a restart explains ({@link #restartable}) ends the round unblamed.
+     */
+    private Round copyRound(MapHost host, String source, Set<TaskAttemptID> remaining, Set<TaskAttemptID> blamed,
+            int fetcherId, boolean mayRetry) throws InterruptedException {
+        Map<TaskAttemptID, IncomingSegment> open = new LinkedHashMap<>();
+        try {
+            for (TaskAttemptID map : remaining) {
+                if (blamed.contains(map)) {
+                    continue;
+                }
                 try {
                     open.put(map, fetcher.fetch(source, job, map.toString(), partition, secret));
                 } catch (IOException e) {
+                    if (mayRetry && restartable(e)) {
+                        return Round.retry(e);
+                    }
                     Result r = failed(host, source, map, e);
                     if (r == Result.FAILED) {
-                        continue; // stays in remaining: put back, retried after the host's penalty
+                        blamed.add(map); // stays in remaining: put back, retried after the host's penalty
+                        continue;
                     }
-                    return outcomeOf(r, host, source, e);
+                    return Round.of(outcomeOf(r, host, source, e));
                 }
             }
             for (Map.Entry<TaskAttemptID, IncomingSegment> e : open.entrySet()) {
                 TaskAttemptID map = e.getKey();
-                Attempt a = copyOne(host, source, map, e.getValue(), fetcherId);
+                Attempt a = copyOne(host, source, map, e.getValue(), fetcherId, mayRetry);
                 if (a.result == Result.COPIED) {
                     remaining.remove(map);
                     localFailuresInARow.set(0);
                     continue;
                 }
                 if (a.result == Result.FAILED) {
-                    // Like Hadoop's Fetcher, a failed map is put back (below) and retried after the penalty.
+                    // Like Hadoop's Fetcher, a failed map is put back and retried after the penalty.
+                    blamed.add(map);
                     continue;
                 }
-                return outcomeOf(a.result, host, source, a.failure);
+                if (a.result == Result.RETRY) {
+                    return Round.retry(a.failure);
+                }
+                return Round.of(outcomeOf(a.result, host, source, a.failure));
             }
-            return Outcome.DONE;
+            return Round.of(Outcome.DONE);
         } finally {
             for (IncomingSegment s : open.values()) {
                 s.close();
             }
-            for (TaskAttemptID map : remaining) {
-                scheduler.putBackKnownMapOutput(host, map);
-            }
         }
+    }
+
+    /**
+     * True for a failure a restarting source node explains: its proxy refused the connection (PEER_UNREACHABLE
+     * relayed by the local proxy) or the connection to it dropped or stalled mid-segment (PEER_LOST relayed). Not
+     * the reducer's own connection to its local proxy, which is handled as a local failure.
+     */
+    private boolean restartable(IOException e) {
+        FailureKind kind = fetcher.classify(e);
+        return kind == FailureKind.SOURCE_UNREACHABLE || (kind == FailureKind.READ_ERROR
+                && e instanceof FetchException && ((FetchException) e).code() == ErrorCode.PEER_LOST);
     }
 
     private Outcome outcomeOf(Result r, MapHost host, String source, IOException failure)
@@ -187,13 +270,16 @@ final class HostCopier<K, V> {
         }
     }
 
-    private Attempt copyOne(MapHost host, String source, TaskAttemptID map, IncomingSegment segment, int fetcherId)
-            throws InterruptedException {
+    private Attempt copyOne(MapHost host, String source, TaskAttemptID map, IncomingSegment segment, int fetcherId,
+            boolean mayRetry) throws InterruptedException {
         SegmentHeader header;
         long t = System.nanoTime();
         try {
             header = segment.awaitHeader(config.headerTimeoutMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
+            if (mayRetry && restartable(e)) {
+                return new Attempt(Result.RETRY, e);
+            }
             return new Attempt(failed(host, source, map, e), e);
         } finally {
             waits.add(System.nanoTime() - t);
@@ -234,6 +320,9 @@ final class HostCopier<K, V> {
             }
             IOException io = e instanceof IOException ? (IOException) e
                     : new IOException("decompressing map " + map + " failed", e);
+            if (mayRetry && restartable(io)) {
+                return new Attempt(Result.RETRY, io);
+            }
             return new Attempt(failed(host, source, map, io), io);
         }
         metrics.successFetch();

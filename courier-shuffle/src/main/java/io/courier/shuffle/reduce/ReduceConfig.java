@@ -23,12 +23,6 @@ public final class ReduceConfig {
     public static final String READ_TIMEOUT = "courier.reduce.read-timeout.ms";
     /** Hadoop's reduce-side read timeout, the default of {@link #READ_TIMEOUT}. */
     public static final String HADOOP_READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
-    /**
-     * Credit window of one segment stream the reducer fetches through its node's proxy. The relaying proxy
-     * reserves this much of its node budget per open stream, so together with
-     * {@code courier.proxy.node.max-in-flight.bytes} it bounds the bytes in flight toward the node.
-     */
-    public static final String STREAM_WINDOW = "courier.reduce.stream.window.bytes";
 
     public static final int DEFAULT_HOSTS_PARALLEL = 16;
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
@@ -36,13 +30,36 @@ public final class ReduceConfig {
     public static final long DEFAULT_HEADER_TIMEOUT = 180_000;
     /** Hadoop's default of {@link #HADOOP_READ_TIMEOUT}. */
     public static final long DEFAULT_READ_TIMEOUT = 180_000;
+    /**
+     * Hadoop's switch for retrying a map host that dropped or refused connections (a NodeManager restarting) for
+     * up to {@link #FETCH_RETRY_TIMEOUT} before its maps count as failed. Default as in Hadoop's Fetcher:
+     * {@code yarn.nodemanager.recovery.enabled}.
+     */
+    public static final String FETCH_RETRY_ENABLED = "mapreduce.reduce.shuffle.fetch.retry.enabled";
+    /** How long a host may keep failing that way before its maps count as failed (Hadoop's key and default). */
+    public static final String FETCH_RETRY_TIMEOUT = "mapreduce.reduce.shuffle.fetch.retry.timeout-ms";
+    /** Pause between two such retries (Hadoop's key and default). */
+    public static final String FETCH_RETRY_INTERVAL = "mapreduce.reduce.shuffle.fetch.retry.interval-ms";
+    /** Hadoop's default of {@link #FETCH_RETRY_ENABLED} when it is unset. */
+    public static final String NM_RECOVERY_ENABLED = "yarn.nodemanager.recovery.enabled";
+    /**
+     * Credit window of one segment stream the reducer fetches through its node's proxy. The relaying proxy
+     * reserves this much of its node budget per open stream, so together with
+     * {@code courier.proxy.node.max-in-flight.bytes} it bounds the bytes in flight toward the node.
+     */
+    public static final String STREAM_WINDOW = "courier.reduce.stream.window.bytes";
     public static final int DEFAULT_STREAM_WINDOW = RelayClientConfig.defaults().streamWindow();
+    public static final long DEFAULT_FETCH_RETRY_TIMEOUT = 180_000;
+    public static final long DEFAULT_FETCH_RETRY_INTERVAL = 1000;
 
     private final int hostsParallel;
     private final int localProxyRetries;
     private final long localProxyRetryIntervalMillis;
     private final long headerTimeoutMillis;
     private final long readTimeoutMillis;
+    private final boolean fetchRetryEnabled;
+    private final long fetchRetryTimeoutMillis;
+    private final long fetchRetryIntervalMillis;
     private final int streamWindow;
 
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
@@ -54,18 +71,22 @@ public final class ReduceConfig {
     public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
             long headerTimeoutMillis, long readTimeoutMillis) {
         this(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis, readTimeoutMillis,
-                DEFAULT_STREAM_WINDOW);
+                false, DEFAULT_FETCH_RETRY_TIMEOUT, DEFAULT_FETCH_RETRY_INTERVAL, DEFAULT_STREAM_WINDOW);
     }
 
-    public ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
-            long headerTimeoutMillis, long readTimeoutMillis, int streamWindow) {
+    private ReduceConfig(int hostsParallel, int localProxyRetries, long localProxyRetryIntervalMillis,
+            long headerTimeoutMillis, long readTimeoutMillis, boolean fetchRetryEnabled, long fetchRetryTimeoutMillis,
+            long fetchRetryIntervalMillis, int streamWindow) {
+        this.streamWindow = check(STREAM_WINDOW, streamWindow, 1024, RelayClientConfig.MAX_STREAM_WINDOW);
+        this.fetchRetryEnabled = fetchRetryEnabled;
+        this.fetchRetryTimeoutMillis = check(FETCH_RETRY_TIMEOUT, fetchRetryTimeoutMillis, 0, 24L * 3600 * 1000);
+        this.fetchRetryIntervalMillis = check(FETCH_RETRY_INTERVAL, fetchRetryIntervalMillis, 0, 600_000);
         this.hostsParallel = check(HOSTS_PARALLEL, hostsParallel, 1, 1024);
         this.localProxyRetries = (int) check(LOCAL_PROXY_RETRIES, localProxyRetries, 0, 100);
         this.localProxyRetryIntervalMillis = check(LOCAL_PROXY_RETRY_INTERVAL, localProxyRetryIntervalMillis, 0,
                 600_000);
         this.headerTimeoutMillis = check(HEADER_TIMEOUT, headerTimeoutMillis, 1, 24L * 3600 * 1000);
         this.readTimeoutMillis = check(READ_TIMEOUT, readTimeoutMillis, 1, 24L * 3600 * 1000);
-        this.streamWindow = check(STREAM_WINDOW, streamWindow, 1024, RelayClientConfig.MAX_STREAM_WINDOW);
     }
 
     /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
@@ -75,8 +96,28 @@ public final class ReduceConfig {
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
                 longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
                 longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
-                (int) Math.min(Integer.MAX_VALUE, Math.max(Integer.MIN_VALUE,
+                conf.getBoolean(FETCH_RETRY_ENABLED, conf.getBoolean(NM_RECOVERY_ENABLED, false)),
+                longValue(conf, FETCH_RETRY_TIMEOUT, DEFAULT_FETCH_RETRY_TIMEOUT),
+                longValue(conf, FETCH_RETRY_INTERVAL, DEFAULT_FETCH_RETRY_INTERVAL),
+                (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE,
                         longValue(conf, STREAM_WINDOW, DEFAULT_STREAM_WINDOW))));
+    }
+
+    /** This configuration with Hadoop's fetch retry settings replaced (see {@link #FETCH_RETRY_ENABLED}). */
+    public ReduceConfig withFetchRetry(boolean enabled, long timeoutMillis, long intervalMillis) {
+        return new ReduceConfig(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis,
+                readTimeoutMillis, enabled, timeoutMillis, intervalMillis, streamWindow);
+    }
+
+    /** This configuration with another credit window per relayed stream (see {@link #STREAM_WINDOW}). */
+    public ReduceConfig withStreamWindow(int bytes) {
+        return new ReduceConfig(hostsParallel, localProxyRetries, localProxyRetryIntervalMillis, headerTimeoutMillis,
+                readTimeoutMillis, fetchRetryEnabled, fetchRetryTimeoutMillis, fetchRetryIntervalMillis, bytes);
+    }
+
+    /** Credit window of one relayed segment stream. */
+    public int streamWindow() {
+        return streamWindow;
     }
 
     public static ReduceConfig defaults() {
@@ -100,14 +141,25 @@ public final class ReduceConfig {
         return headerTimeoutMillis;
     }
 
-    /** Credit window of one relayed segment stream. */
-    public int streamWindow() {
-        return streamWindow;
-    }
-
     /** How long a reader waits for more bytes of a segment before that fetch fails. */
     public long readTimeoutMillis() {
         return readTimeoutMillis;
+    }
+
+    /**
+     * True when a map host whose proxy refuses connections or drops them mid-segment is retried (maps put back
+     * unblamed) for up to {@link #fetchRetryTimeoutMillis()} before its maps count as failed.
+     */
+    public boolean fetchRetryEnabled() {
+        return fetchRetryEnabled;
+    }
+
+    public long fetchRetryTimeoutMillis() {
+        return fetchRetryTimeoutMillis;
+    }
+
+    public long fetchRetryIntervalMillis() {
+        return fetchRetryIntervalMillis;
     }
 
     private static long longValue(Configuration conf, String key, long dflt) {
@@ -133,6 +185,9 @@ public final class ReduceConfig {
     public String toString() {
         return HOSTS_PARALLEL + "=" + hostsParallel + ", " + LOCAL_PROXY_RETRIES + "=" + localProxyRetries + ", "
                 + LOCAL_PROXY_RETRY_INTERVAL + "=" + localProxyRetryIntervalMillis + ", " + HEADER_TIMEOUT + "="
-                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis + ", " + STREAM_WINDOW + "=" + streamWindow;
+                + headerTimeoutMillis + ", " + READ_TIMEOUT + "=" + readTimeoutMillis + ", " + STREAM_WINDOW + "="
+                + streamWindow + ", " + FETCH_RETRY_ENABLED + "="
+                + fetchRetryEnabled + (fetchRetryEnabled ? ", " + FETCH_RETRY_TIMEOUT + "=" + fetchRetryTimeoutMillis
+                + ", " + FETCH_RETRY_INTERVAL + "=" + fetchRetryIntervalMillis : "");
     }
 }

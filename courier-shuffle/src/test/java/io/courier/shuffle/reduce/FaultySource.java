@@ -49,7 +49,11 @@ final class FaultySource implements AutoCloseable {
         /** A frame of protocol version 2 instead of a header: an incompatible peer. */
         WRONG_VERSION,
         /** Like STALL, on every fetch. */
-        STALL_FOREVER
+        STALL_FOREVER,
+        /** The header and half the bytes, then the connection closes: a source node going down mid-segment. */
+        DROP,
+        /** No fault: every fetch is served correctly (a source that comes up late). */
+        NONE
     }
 
     private final Fault fault;
@@ -62,6 +66,11 @@ final class FaultySource implements AutoCloseable {
     private final Channel server;
 
     FaultySource(Fault fault, byte[] secret) throws InterruptedException {
+        this(fault, secret, 0);
+    }
+
+    /** A source listening on {@code port} (0: any free port). */
+    FaultySource(Fault fault, byte[] secret, int port) throws InterruptedException {
         this.fault = fault;
         this.secret = secret.clone();
         server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
@@ -70,7 +79,7 @@ final class FaultySource implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new FrameDecoder(), new FrameEncoder(), new Handler());
                     }
-                }).bind("127.0.0.1", 0).sync().channel();
+                }).bind("127.0.0.1", port).sync().channel();
     }
 
     /** Serves {@code segment} (IFile bytes of partition 0) of {@code mapAttempt}. */
@@ -113,7 +122,7 @@ final class FaultySource implements AutoCloseable {
             long raw = rawLengths.get(f.mapAttempt());
             int id = f.streamId();
             byte[] reply = FetchAuthenticator.replyMac(secret, f.mac(), seg.length, raw);
-            boolean faulty = n == 1 || fault == Fault.STALL_FOREVER;
+            boolean faulty = fault != Fault.NONE && (n == 1 || fault == Fault.STALL_FOREVER);
             if (!faulty) {
                 send(ctx, id, f.mapAttempt(), seg, seg.length, raw, reply);
                 ctx.writeAndFlush(new EndFrame(id));
@@ -126,6 +135,10 @@ final class FaultySource implements AutoCloseable {
                 case STALL_FOREVER:
                     // Within the reducer's first credit window (this source ignores credit).
                     send(ctx, id, f.mapAttempt(), seg, Math.min(seg.length / 2, 32 * 1024), raw, reply);
+                    return;
+                case DROP:
+                    send(ctx, id, f.mapAttempt(), seg, Math.min(seg.length / 2, 32 * 1024), raw, reply);
+                    ctx.close();
                     return;
                 case MISSING_BYTES:
                     send(ctx, id, f.mapAttempt(), seg, seg.length / 2, raw, reply);
