@@ -165,17 +165,19 @@ cmd_status() {
 
 cmd_bench() {
   need_root
-  local out=${OUT:-target/netemu-yarn}
-  mkdir -p "$out"
-  out=$(cd "$out" && pwd)
+  # Global, not local: the EXIT trap runs after this function has returned.
+  BENCH_OUT=${OUT:-target/netemu-yarn}
+  mkdir -p "$BENCH_OUT"
+  BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
   cmd_up
-  trap 'mkdir -p "$out/logs"; cp "$WORK"/logs/*.log "$WORK"/logs/*.out "$out/logs/" 2>/dev/null || true; cmd_down' EXIT
+  trap 'mkdir -p "$BENCH_OUT/logs"; cp "$WORK"/logs/*.log "$WORK"/logs/*.out "$BENCH_OUT/logs/" 2>/dev/null || true
+        cmd_down' EXIT
   trap 'exit 130' INT TERM
   # The driver runs in host 1: only there are the cluster's addresses reachable (HDFS, ResourceManager).
   # shellcheck disable=SC2086
   ip netns exec "$(host_ns 1)" "$JAVA" -Xmx512m $OPENS -Dhadoop.log.dir="$WORK/logs" \
     -Dhadoop.log.file=driver.log -cp "$WORK/conf/h1:$APP_CP" "$MAIN" yarn-terasort --hosts "$N" \
-    --prefix "$PREFIX" --subnet "$SUBNET" --pids "$PIDS" --out "$out" \
+    --prefix "$PREFIX" --subnet "$SUBNET" --pids "$PIDS" --out "$BENCH_OUT" \
     --config "switch port rate=$RATE,queue=bfifo ${QLIMIT_BYTES:-225000} B per switch port,congestion control=${CC:-cubic}" \
     "$@"
 }
