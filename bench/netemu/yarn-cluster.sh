@@ -170,8 +170,9 @@ cmd_bench() {
   mkdir -p "$BENCH_OUT"
   BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
   cmd_up
-  trap 'mkdir -p "$BENCH_OUT/logs"; cp "$WORK"/logs/*.log "$WORK"/logs/*.out "$BENCH_OUT/logs/" 2>/dev/null || true
-        cmd_down' EXIT
+  # A second Ctrl-C or TERM must not cut the teardown short: ignored while it runs.
+  trap 'trap "" INT TERM; mkdir -p "$BENCH_OUT/logs"
+        cp "$WORK"/logs/*.log "$WORK"/logs/*.out "$BENCH_OUT/logs/" 2>/dev/null || true; cmd_down' EXIT
   trap 'exit 130' INT TERM
   # The driver runs in host 1: only there are the cluster's addresses reachable (HDFS, ResourceManager).
   # shellcheck disable=SC2086

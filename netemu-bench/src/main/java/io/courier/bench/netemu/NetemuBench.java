@@ -212,6 +212,11 @@ public final class NetemuBench implements Runnable {
             int maps = genMaps != null ? genMaps : 2 * hosts;
             int reds = reduces != null ? reduces : hosts;
             org.apache.hadoop.mapred.JobConf conf = new org.apache.hadoop.mapred.JobConf();
+            // No JobHistoryServer runs. With its address empty (only settable in memory: an empty XML value is
+            // ignored), a client that asks for a job's state after its AM has exited gets it from the
+            // ResourceManager instead of retrying 0.0.0.0:10020 until the job "fails" (seen under load). Counters
+            // and attempts come from the history files (JobHistoryReader).
+            conf.set("mapreduce.jobhistory.address", "");
             Testbed testbed = new Testbed(prefix, subnet, hosts);
             YarnTeraSortBench bench = new YarnTeraSortBench(testbed, conf, nms, daemons);
             bench.awaitCluster(hosts, 300_000);
