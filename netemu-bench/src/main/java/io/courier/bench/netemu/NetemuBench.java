@@ -18,10 +18,12 @@ import java.util.concurrent.Callable;
 /**
  * Entry point of the emulated-network benchmark. {@code agent}: the process of one emulated host (started in its
  * namespace by {@code bench/netemu/netemu.sh start-agents}). {@code run}: the coordinator (root namespace), which
- * drives the agents and writes the report. Run through {@code bin/courier bench netemu}.
+ * drives the agents and writes the report. Run through {@code bin/courier bench netemu}. {@code yarn-conf} and
+ * {@code yarn-terasort}: the YARN cluster's configuration and its TeraSort benchmark, run by
+ * {@code bench/netemu/yarn-cluster.sh}.
  */
 @Command(name = "netemu-bench", mixinStandardHelpOptions = true, subcommands = {NetemuBench.Agent.class,
-    NetemuBench.Run.class}, description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
+    NetemuBench.Run.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class}, description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
 public final class NetemuBench implements Runnable {
     public static void main(String[] args) {
         System.exit(new CommandLine(new NetemuBench()).execute(args));
@@ -133,6 +135,122 @@ public final class NetemuBench implements Runnable {
             System.out.println(Files.readString(out.resolve("summary.md")));
             System.out.println("netemu: report in " + out.toAbsolutePath() + " (" + Arrays.toString(
                     out.toFile().list()) + ")");
+            return 0;
+        }
+    }
+
+    /** Writes the YARN cluster's per-host configuration directories (called by yarn-cluster.sh). */
+    @Command(name = "yarn-conf", description = "Write the emulated YARN cluster's conf dirs under WORK/conf/h<i>.")
+    static final class YarnConf implements Callable<Integer> {
+        @Option(names = "--hosts", required = true)
+        int hosts;
+        @Option(names = "--subnet", required = true)
+        String subnet;
+        @Option(names = "--work", required = true, description = "absolute work directory")
+        Path work;
+        @Option(names = "--app-classpath", required = true, description = "class path of AMs and tasks")
+        String appClassPath;
+        @Option(names = "--nm-memory-mb", defaultValue = "1536")
+        int nmMemoryMb;
+
+        @Override
+        public Integer call() throws Exception {
+            new YarnClusterConf(hosts, subnet, work, appClassPath, nmMemoryMb).writeAll();
+            return 0;
+        }
+    }
+
+    /** The TeraSort benchmark on the running YARN cluster (in host 1's namespace; called by yarn-cluster.sh). */
+    @Command(name = "yarn-terasort", description = "TeraGen, then TeraSort stock vs Courier (alternating),"
+            + " TeraValidate every output, and write the report.")
+    static final class YarnTeraSort implements Callable<Integer> {
+        @Option(names = "--hosts", required = true)
+        int hosts;
+        @Option(names = "--prefix", required = true)
+        String prefix;
+        @Option(names = "--subnet", required = true)
+        String subnet;
+        @Option(names = "--pids", required = true, description = "daemon PID file: lines '<pid> <role> <host>'")
+        Path pids;
+        @Option(names = "--out", required = true)
+        Path out;
+        @Option(names = "--rows", defaultValue = "1000000", description = "TeraGen rows of 100 bytes (default 100 MB)")
+        long rows;
+        @Option(names = "--gen-maps", description = "TeraGen maps = TeraSort maps (default: 2 per host)")
+        Integer genMaps;
+        @Option(names = "--reduces", description = "TeraSort reducers (default: 1 per host)")
+        Integer reduces;
+        @Option(names = "--repeats", defaultValue = "5", description = "TeraSort pairs (stock + Courier)")
+        int repeats;
+        @Option(names = "--warmups", defaultValue = "1", description = "unrecorded pairs first")
+        int warmups;
+        @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
+        List<String> extra;
+
+        @Override
+        public Integer call() throws Exception {
+            if (rows < 1000 || repeats < 1 || warmups < 0) {
+                throw new IllegalArgumentException("need --rows >= 1000, --repeats >= 1, --warmups >= 0");
+            }
+            Files.createDirectories(out);
+            List<Long> nms = new ArrayList<>();
+            List<Long> daemons = new ArrayList<>();
+            Map<Integer, Long> nmByHost = new java.util.TreeMap<>();
+            for (String[] row : YarnTeraSortBench.readPidFile(pids)) {
+                daemons.add(Long.parseLong(row[0]));
+                if (row[1].equals("nodemanager")) {
+                    nmByHost.put(Integer.parseInt(row[2]), Long.parseLong(row[0]));
+                }
+            }
+            for (int h = 1; h <= hosts; h++) {
+                Long pid = nmByHost.get(h);
+                if (pid == null) {
+                    throw new IllegalArgumentException(pids + " lists no nodemanager for host " + h);
+                }
+                nms.add(pid);
+            }
+            int maps = genMaps != null ? genMaps : 2 * hosts;
+            int reds = reduces != null ? reduces : hosts;
+            org.apache.hadoop.mapred.JobConf conf = new org.apache.hadoop.mapred.JobConf();
+            // No JobHistoryServer runs. With its address empty (only settable in memory: an empty XML value is
+            // ignored), a client that asks for a job's state after its AM has exited gets it from the
+            // ResourceManager instead of retrying 0.0.0.0:10020 until the job "fails" (seen under load). Counters
+            // and attempts come from the history files (JobHistoryReader).
+            conf.set("mapreduce.jobhistory.address", "");
+            Testbed testbed = new Testbed(prefix, subnet, hosts);
+            YarnTeraSortBench bench = new YarnTeraSortBench(testbed, conf, nms, daemons);
+            bench.awaitCluster(hosts, 300_000);
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("date", Instant.now().toString());
+            config.put("hosts (NodeManagers, DataNodes)", hosts);
+            config.put("input", rows + " rows (" + rows / 10_000 + " MB), " + maps + " TeraGen maps = TeraSort maps");
+            config.put("TeraSort reducers", reds);
+            config.put("repeats per mode", repeats);
+            config.put("warm-up pairs (not recorded)", warmups);
+            config.put("cpus", Runtime.getRuntime().availableProcessors());
+            config.put("loadavg at start", Testbed.loadavg1());
+            if (extra != null) {
+                for (String kv : extra) {
+                    int eq = kv.indexOf('=');
+                    config.put(eq < 0 ? kv : kv.substring(0, eq), eq < 0 ? "" : kv.substring(eq + 1));
+                }
+            }
+            long started = System.nanoTime();
+            io.courier.it.JobRun gen = bench.teraGen(rows, maps);
+            System.out.println("yarn-terasort: TeraGen " + gen.jobId() + " in " + gen.wallMillis() / 1000.0 + " s");
+            config.put("TeraGen time", String.format("%.1f s", gen.wallMillis() / 1000.0));
+            Path csv = out.resolve("runs.csv");
+            Files.deleteIfExists(csv);
+            List<YarnRunRecord> runs = bench.runAll(repeats, warmups, reds, r -> {
+                try {
+                    YarnReport.appendCsv(csv, r);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            config.put("benchmark wall time", String.format("%.0f s", (System.nanoTime() - started) / 1e9));
+            YarnReport.writeAll(out, config, runs);
+            System.out.println(Files.readString(out.resolve("summary.md")));
             return 0;
         }
     }
