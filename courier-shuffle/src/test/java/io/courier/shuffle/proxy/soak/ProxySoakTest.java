@@ -95,6 +95,7 @@ class ProxySoakTest {
             writeReport(summary);
 
             assertEquals(0, w.errors().size(), () -> "soak errors: " + w.errors());
+            assertEquals(0, w.restartFailures.get(), () -> "a proxy could not be restarted: " + w.restartFailure);
             assertTrue(w.segments.get() > 0 && w.jobsRemoved.get() >= 2, () -> "the soak moved too little: " + summary);
             assertEquals(w.jobsCreated.get(), w.jobsRemoved.get(), "every job created was removed");
             assertTrue(restartEvery <= 0 || seconds * 1000 < 2 * restartEvery || restarts > 0,

@@ -31,12 +31,33 @@ final class RestartableProxies implements AutoCloseable {
             for (int i = 0; i < nodes; i++) {
                 HadoopMapOutputs out = new HadoopMapOutputs(new File(root, "node" + i));
                 outputs.add(out);
-                proxies[i] = new CourierProxy(config, secrets, out.locator());
-                ids[i] = proxies[i].start();
+                proxies[i] = startBelowEphemeralRange(out, i);
+                ids[i] = proxies[i].nodeId();
             }
         } catch (InterruptedException | RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * Starts proxy {@code i} on a port below Linux's ephemeral range (32768+), as a NodeManager's fixed port
+     * would be: a port from that range, once closed for a restart, can be taken by any outgoing connection's
+     * local port meanwhile, and the proxy could never come back under its id.
+     */
+    private CourierProxy startBelowEphemeralRange(HadoopMapOutputs out, int i) throws InterruptedException {
+        java.util.Random rnd = new java.util.Random(System.nanoTime() + i);
+        for (int attempt = 0; ; attempt++) {
+            CourierProxy p = new CourierProxy(config.withPort(20_000 + rnd.nextInt(12_000)), secrets, out.locator());
+            try {
+                p.start();
+                return p;
+            } catch (Exception e) {
+                p.close();
+                if (!(e instanceof java.net.BindException) || attempt >= 20) {
+                    throw new IllegalStateException("cannot start proxy " + i + ": " + e, e);
+                }
+            }
         }
     }
 
@@ -65,7 +86,10 @@ final class RestartableProxies implements AutoCloseable {
         return restarts;
     }
 
-    /** Closes proxy {@code i} (its connections fail) and starts a new one on the same port and map outputs. */
+    /**
+     * Closes proxy {@code i} (its connections fail) and starts a new one on the same port and map outputs. If the
+     * new one cannot bind, proxy {@code i} stays down (closed) and this throws; a later call tries again.
+     */
     void restart(int i) throws InterruptedException {
         CourierProxy old;
         synchronized (this) {
@@ -74,7 +98,14 @@ final class RestartableProxies implements AutoCloseable {
         old.close();
         CourierProxy fresh = new CourierProxy(config.withPort(NodeAddress.parse(ids[i]).port()), secrets,
                 outputs.get(i).locator());
-        String id = fresh.start();
+        String id;
+        try {
+            id = fresh.start();
+        } catch (Exception e) {
+            // Netty rethrows a failed bind (a checked BindException) undeclared.
+            fresh.close();
+            throw new IllegalStateException("proxy " + i + " could not start again on " + ids[i] + ": " + e, e);
+        }
         if (!id.equals(ids[i])) {
             fresh.close();
             throw new IllegalStateException("proxy " + i + " came back as " + id + " instead of " + ids[i]);

@@ -57,6 +57,8 @@ final class SoakWorkload {
     final AtomicLong abandons = new AtomicLong();
     final AtomicLong finishedJobFetchesRejected = new AtomicLong();
     final AtomicLong maxHeapAfterGc = new AtomicLong();
+    final AtomicLong restartFailures = new AtomicLong();
+    volatile String restartFailure;
     private final List<String> errors = new ArrayList<>();
 
     private final RestartableProxies proxies;
@@ -133,7 +135,9 @@ final class SoakWorkload {
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     } catch (RuntimeException e) {
-                        error("restart of proxy " + i + " failed: " + e);
+                        // Counted, and tried again at the next turn: the task that throws would stop the schedule.
+                        restartFailures.incrementAndGet();
+                        restartFailure = e.toString();
                     }
                 }, restartEveryMillis, restartEveryMillis, TimeUnit.MILLISECONDS);
             }
