@@ -2,6 +2,7 @@ package io.courier.shuffle.proxy.soak;
 
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.client.FetchException;
+import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.relay.LocalProxyClient;
 import io.courier.shuffle.proxy.relay.RelayClientConfig;
 import io.courier.shuffle.proxy.relay.RelayStream;
@@ -223,7 +224,7 @@ final class SoakWorkload {
         } catch (FetchException e) {
             if (!e.retryable()) {
                 finishedJobFetchesRejected.incrementAndGet();
-            } else if (!e.isConnectionFailure()) {
+            } else if (!e.isConnectionFailure() && !lostToARestart(e.code())) {
                 error("a fetch for the finished job " + j.id + " failed retryably: " + e);
             }
         } catch (IOException e) {
@@ -231,6 +232,11 @@ final class SoakWorkload {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** A failure a proxy restart causes (the local or the source proxy went away), which says nothing else. */
+    private static boolean lostToARestart(ErrorCode code) {
+        return code == ErrorCode.PEER_UNREACHABLE || code == ErrorCode.PEER_LOST || code == ErrorCode.SHUTTING_DOWN;
     }
 
     /**
