@@ -12,8 +12,10 @@ import org.slf4j.LoggerFactory;
  * Stops the primary coordinator and starts it again on the same port, over and over: up for {@code upMillis},
  * down for {@code downMillis}. Owns the primary while it runs (its own thread, {@code coordinator-chaos});
  * {@link #stop()} ends the cycle with the primary up and returns it to the caller, who closes it. A stop is
- * {@link InProcessCoordinator#close()}: the actor system terminates, its port closes, and the proxies see
- * what they would see of a killed daemon: no answers, then refused connections.
+ * {@link InProcessCoordinator#close()}: the actor system terminates and its port closes, so the proxies get no
+ * answers and then refused connections. That is gentler than {@code kill -9} in one way (Artery may tell connected
+ * peers that the system is going away); the proxies do not rely on it: they detect a silent coordinator by their
+ * ack timeout either way.
  */
 final class ChaosMonkey {
     private static final Logger LOG = LoggerFactory.getLogger(ChaosMonkey.class);

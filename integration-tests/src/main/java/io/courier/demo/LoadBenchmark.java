@@ -10,7 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.courier.it.ExampleJobs;
@@ -19,8 +25,10 @@ import io.courier.it.MiniCourierCluster;
 import io.courier.it.NodeShuffleService;
 import io.courier.it.OutputDigest;
 import io.courier.it.ProxyStats;
+import org.apache.hadoop.examples.terasort.TeraSort;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.util.ToolRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,8 +78,8 @@ public final class LoadBenchmark implements Callable<Integer> {
     }
 
     /** One batch: every job's run as the history shows it, and the batch's wall time and load. */
-    private record Batch(String shuffle, long wallMillis, List<JobRun> runs, ProxyStats proxies, int mismatches,
-                         String loadBefore, String loadAfter) {
+    private record Batch(String shuffle, long wallMillis, List<Long> jobWalls, List<JobRun> runs,
+                         ProxyStats proxies, int mismatches, String loadBefore, String loadAfter) {
         long failedAttempts() {
             return runs.stream().mapToLong(r -> r.failedAttempts().size()).sum();
         }
@@ -81,14 +89,14 @@ public final class LoadBenchmark implements Callable<Integer> {
         }
 
         String line() {
-            double[] walls = runs.stream().mapToDouble(r -> r.wallMillis() / 1000.0).sorted().toArray();
+            double[] walls = jobWalls.stream().mapToDouble(w -> w / 1000.0).sorted().toArray();
             long ok = runs.stream().filter(JobRun::succeeded).count();
-            return String.format(Locale.ROOT, "%-7s %d/%d jobs succeeded, %d outputs differ; batch %.1f s; job"
-                    + " median %.1f s (min %.1f, max %.1f); failed task attempts %d; PROXY_BYTES %,d,"
+            return String.format(Locale.ROOT, "%-7s %d/%d jobs succeeded (history of %d), %d outputs differ; batch"
+                    + " %.1f s; job median %.1f s (min %.1f, max %.1f); failed task attempts %d; PROXY_BYTES %,d,"
                     + " HTTP_FALLBACK_BYTES %,d; proxy connections opened %d (max per node pair %d); load %s -> %s",
-                    shuffle, ok, runs.size(), mismatches, wallMillis / 1000.0, Medians.of(walls), walls[0],
-                    walls[walls.length - 1], failedAttempts(), courier("PROXY_BYTES"), courier("HTTP_FALLBACK_BYTES"),
-                    proxies.connectionsOpened(), proxies.maxConnectionsPerPair(), loadBefore, loadAfter);
+                    shuffle, ok, jobWalls.size(), runs.size(), mismatches, wallMillis / 1000.0, Medians.of(walls),
+                    walls[0], walls[walls.length - 1], failedAttempts(), courier("PROXY_BYTES"),
+                    courier("HTTP_FALLBACK_BYTES"), proxies.connectionsOpened(), proxies.maxConnectionsPerPair(), loadBefore, loadAfter);
         }
     }
 
@@ -129,7 +137,7 @@ public final class LoadBenchmark implements Callable<Integer> {
                         (double) batches.get(0).wallMillis() / batches.get(1).wallMillis());
             }
         }
-        boolean ok = batches.stream().allMatch(b -> b.mismatches() == 0
+        boolean ok = batches.stream().allMatch(b -> b.mismatches() == 0 && b.runs().size() == jobs
                 && b.runs().stream().allMatch(JobRun::succeeded));
         return ok ? 0 : 1;
     }
@@ -138,45 +146,84 @@ public final class LoadBenchmark implements Callable<Integer> {
             OutputDigest reference) throws Exception {
         String name = courier ? "Courier" : "stock";
         FileSystem fs = cluster.fileSystem();
+        for (int j = 0; j < jobs; j++) {
+            fs.delete(out(name, j), true);
+        }
         String loadBefore = load();
         ProxyStats before = ProxyStats.capture(cluster);
+        Set<String> historyBefore = ex.history().snapshot();
+        // Every job is submitted from its own thread at once: the submissions (input sampling, staging uploads)
+        // overlap as the jobs do. The pool is this method's and is shut down before it returns.
+        ExecutorService clients = Executors.newFixedThreadPool(jobs, r -> {
+            Thread t = new Thread(r, "load-client");
+            t.setDaemon(true);
+            return t;
+        });
         long t0 = System.nanoTime();
-        List<BackgroundTeraSort> running = new ArrayList<>();
-        for (int j = 0; j < jobs; j++) {
-            org.apache.hadoop.fs.Path o = out(name, j);
-            fs.delete(o, true);
-            JobConf conf = cluster.jobConf(courier);
-            conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
-            running.add(BackgroundTeraSort.submit(conf, reduces, in, o));
-        }
-        List<Long> walls = new ArrayList<>();
-        for (BackgroundTeraSort job : running) {
-            try {
-                walls.add(job.await());
-            } catch (Exception e) {
-                walls.add(-1L);
-                out.println(name + " " + job.jobId() + " failed: " + e);
+        List<Future<Long>> walls = new ArrayList<>();
+        try {
+            for (int j = 0; j < jobs; j++) {
+                JobConf conf = cluster.jobConf(courier);
+                conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
+                conf.setNumReduceTasks(reduces);
+                org.apache.hadoop.fs.Path o = out(name, j);
+                walls.add(clients.submit(() -> {
+                    long s0 = System.nanoTime();
+                    int rc = ToolRunner.run(conf, new TeraSort(), new String[] {in.toString(), o.toString()});
+                    return rc == 0 ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - s0) : -1L;
+                }));
             }
-        }
-        long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        ProxyStats proxies = ProxyStats.capture(cluster).minus(before);
-        String loadAfter = load();
-        List<JobRun> runs = new ArrayList<>();
-        int mismatches = 0;
-        for (int j = 0; j < jobs; j++) {
-            runs.add(ex.history().awaitJob(running.get(j).jobId(), Math.max(0, walls.get(j)), 120_000));
-            try {
-                OutputDigest got = OutputDigest.of(fs, out(name, j));
-                if (!reference.equals(got)) {
-                    mismatches++;
-                    out.println(name + " job " + j + " differs from the reference: " + reference.differences(got));
+            List<Long> jobWalls = new ArrayList<>();
+            for (Future<Long> f : walls) {
+                try {
+                    jobWalls.add(f.get(60, TimeUnit.MINUTES));
+                } catch (ExecutionException e) {
+                    jobWalls.add(-1L);
+                    out.println(name + " job client failed: " + e.getCause());
                 }
-            } catch (java.io.IOException e) {
-                mismatches++;
-                out.println(name + " job " + j + " has no readable output: " + e);
             }
+            long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            ProxyStats proxies = ProxyStats.capture(cluster).minus(before);
+            String loadAfter = load();
+            List<JobRun> runs = new ArrayList<>();
+            for (String id : newJobIds(ex, historyBefore)) {
+                runs.add(ex.history().awaitJob(id, 0, 120_000));
+            }
+            int mismatches = 0;
+            for (int j = 0; j < jobs; j++) {
+                try {
+                    OutputDigest got = OutputDigest.of(fs, out(name, j));
+                    if (!reference.equals(got)) {
+                        mismatches++;
+                        out.println(name + " job " + j + " differs from the reference: "
+                                + reference.differences(got));
+                    }
+                } catch (java.io.IOException e) {
+                    mismatches++;
+                    out.println(name + " job " + j + " has no readable output: " + e);
+                }
+            }
+            return new Batch(name, wall, jobWalls, runs, proxies, mismatches, loadBefore, loadAfter);
+        } finally {
+            clients.shutdownNow();
         }
-        return new Batch(name, wall, runs, proxies, mismatches, loadBefore, loadAfter);
+    }
+
+    /** The ids of the jobs whose history files appeared since {@code before} (waits up to 2 min for all). */
+    private List<String> newJobIds(ExampleJobs ex, Set<String> before) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (true) {
+            Set<String> ids = new TreeSet<>();
+            for (String f : ex.history().snapshot()) {
+                if (!before.contains(f) && f.startsWith("job_") && f.indexOf('-') > 0) {
+                    ids.add(f.substring(0, f.indexOf('-')));
+                }
+            }
+            if (ids.size() >= jobs || System.nanoTime() > deadline) {
+                return new ArrayList<>(ids);
+            }
+            Thread.sleep(500); // the AMs move their history files into place on their own schedule
+        }
     }
 
     private static org.apache.hadoop.fs.Path out(String shuffle, int job) {

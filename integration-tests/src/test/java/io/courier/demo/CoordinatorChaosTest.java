@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
  * at most a few seconds of pacing; 20 s is far above that and far below a hang (a fetch that waits for a
  * coordinator would stall until the 10-minute timeout).
  */
+// About 2.5 min on an idle host; the timeout only guards against a hang (a run under a load average of 100+
+// took 25 min).
 @Timeout(value = 25, unit = TimeUnit.MINUTES)
 class CoordinatorChaosTest {
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorChaosTest.class);
