@@ -84,6 +84,23 @@ final class BackgroundTeraSort {
         return job != null && job.mapProgress() >= fraction && job.reduceProgress() > 0.0f && !job.isComplete();
     }
 
+    /**
+     * The job's progress as one number in [0, 2] (map progress plus reduce progress), or -1 when the cluster does
+     * not know the job (yet); 2 once it is complete.
+     */
+    float progress() throws Exception {
+        org.apache.hadoop.mapreduce.Job job = cluster.getJob(org.apache.hadoop.mapreduce.JobID.forName(jobId));
+        if (job == null) {
+            return -1f;
+        }
+        return job.isComplete() ? 2f : job.mapProgress() + job.reduceProgress();
+    }
+
+    /** Whether the tool has exited (the job ended one way or the other). */
+    boolean exited() {
+        return exit.isDone();
+    }
+
     /** Waits for the tool to exit; returns the wall time from submission in ms. Stops the thread. */
     long await() throws Exception {
         try {

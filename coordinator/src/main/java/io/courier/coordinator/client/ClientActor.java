@@ -64,6 +64,8 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
     private final List<ActorRef<ClientCommand>> replyTo = new ArrayList<ActorRef<ClientCommand>>();
     /** Index of the coordinator this client registers with and follows. */
     private int current;
+    /** For the owning client's watchdog: the index of the coordinator this actor registered with last. */
+    private java.util.concurrent.atomic.AtomicInteger followingView = new java.util.concurrent.atomic.AtomicInteger();
     private long lastProbeNanos;
     private final TimerScheduler<ClientCommand> timers;
     private final Map<String, CoflowRegistered> coflows = new LinkedHashMap<String, CoflowRegistered>();
@@ -101,8 +103,21 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
     /** The behavior; {@code modeView} is updated on every mode change for readers on other threads. */
     public static Behavior<ClientCommand> create(final ClientSettings settings, final NodeInfo node,
             final ReportSource source, final CoordinatorListener listener, final AtomicReference<Mode> modeView) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new ClientActor(ctx, timers, settings, node,
-                source, listener, modeView)));
+        return create(settings, node, source, listener, modeView, new java.util.concurrent.atomic.AtomicInteger());
+    }
+
+    /**
+     * As above; {@code followingView} is set to the index (in {@link ClientSettings#coordinatorPaths()}) of the
+     * coordinator this client registered with last: 0 is the primary, more a standby.
+     */
+    public static Behavior<ClientCommand> create(final ClientSettings settings, final NodeInfo node,
+            final ReportSource source, final CoordinatorListener listener, final AtomicReference<Mode> modeView,
+            final java.util.concurrent.atomic.AtomicInteger followingView) {
+        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+            ClientActor a = new ClientActor(ctx, timers, settings, node, source, listener, modeView);
+            a.followingView = followingView;
+            return a;
+        }));
     }
 
     // ---- local commands (from CoordinatorClient) --------------------------------------------------------
@@ -254,6 +269,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         }
         coordinatorId = m.coordinatorId();
         registered = true;
+        followingView.set(current);
         for (CoflowRegistered c : coflows.values()) {
             coordinator().tell(c);
         }

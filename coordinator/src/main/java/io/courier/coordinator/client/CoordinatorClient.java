@@ -46,12 +46,16 @@ public final class CoordinatorClient implements AutoCloseable {
     private final CoordinatorListener listener;
     private final ClassLoader classLoader;
     private final AtomicReference<Mode> mode = new AtomicReference<Mode>(Mode.FALLBACK);
+    /** Index of the coordinator the actor registered with last (0: the primary), set by the actor. */
+    private final java.util.concurrent.atomic.AtomicInteger following = new java.util.concurrent.atomic.AtomicInteger();
     /** Coflows registered and not completed, in order: replayed into a replacement actor system. */
     private final Map<String, CoflowRegistered> coflows = new LinkedHashMap<String, CoflowRegistered>();
     private final ScheduledExecutorService watchdog;
     /** Guarded by {@code this}: the current actor system, and when this client was last seen coordinated. */
     private ActorSystem<ClientCommand> system;
     private long lastCoordinatedNanos = System.nanoTime();
+    /** Guarded by {@code this}: when this client was last seen following the primary. */
+    private long lastOnPrimaryNanos = System.nanoTime();
     private boolean closed;
 
     private CoordinatorClient(ClientSettings settings, NodeInfo node, ReportSource source,
@@ -86,14 +90,39 @@ public final class CoordinatorClient implements AutoCloseable {
     private ActorSystem<ClientCommand> newSystem() {
         Config config = PekkoSettings.remoting(settings.localHost(), settings.localPort(), settings.maxFrameBytes(),
                 ConfigFactory.load(classLoader));
-        return ActorSystem.create(ClientActor.create(settings, node, source, listener, mode), "courier-proxy",
+        return ActorSystem.create(ClientActor.create(settings, node, source, listener, mode, following),
+                "courier-proxy",
                 BootstrapSetup.create(config).withClassloader(classLoader));
     }
 
-    /** Watchdog thread: replaces an actor system that has been in FALLBACK too long. */
+    /**
+     * Watchdog thread: replaces an actor system that has been in FALLBACK too long, or that has followed a standby
+     * for that long while the primary accepts connections again. The second case is the long-outage problem seen
+     * from a standby: the association to a primary that was away for more than a few seconds stops delivering,
+     * so the primary probes never arrive and the client would stay on the standby for good (found by the
+     * coordinator chaos run: after the first long primary outage no proxy ever returned to the primary).
+     */
     private void watch() {
-        ActorSystem<ClientCommand> old;
-        List<CoflowRegistered> replay;
+        boolean probePrimary;
+        synchronized (this) {
+            long now = System.nanoTime();
+            boolean onStandby = mode.get() == Mode.COORDINATED && following.get() != 0;
+            if (mode.get() == Mode.COORDINATED && !onStandby) {
+                lastOnPrimaryNanos = now;
+            }
+            probePrimary = !closed && onStandby
+                    && now - lastOnPrimaryNanos >= TimeUnit.MILLISECONDS.toNanos(settings.systemRestartMillis());
+        }
+        if (probePrimary && primaryAcceptsConnections()) {
+            synchronized (this) {
+                lastOnPrimaryNanos = System.nanoTime();
+            }
+            LOG.info("node {}: following a standby while the primary {}:{} accepts connections again; starting a"
+                    + " fresh client to return to it", node.nodeId(), settings.coordinatorHost(),
+                    settings.coordinatorPort());
+            replaceSystem();
+            return;
+        }
         synchronized (this) {
             long now = System.nanoTime();
             if (closed || mode.get() == Mode.COORDINATED) {
@@ -104,11 +133,33 @@ public final class CoordinatorClient implements AutoCloseable {
                 return;
             }
             lastCoordinatedNanos = now;
-            old = system;
-            replay = new ArrayList<CoflowRegistered>(coflows.values());
         }
         LOG.info("node {}: no coordinator for {} ms; starting a fresh client to reach {}", node.nodeId(),
                 settings.systemRestartMillis(), settings.coordinatorPaths());
+        replaceSystem();
+    }
+
+    /** Whether a TCP connection to the primary's port succeeds within 500 ms (a coordinator listens there). */
+    private boolean primaryAcceptsConnections() {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(settings.coordinatorHost(), settings.coordinatorPort()), 500);
+            return true;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** Watchdog thread: terminates the actor system and starts a fresh one, replaying the open coflows. */
+    private void replaceSystem() {
+        ActorSystem<ClientCommand> old;
+        List<CoflowRegistered> replay;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            old = system;
+            replay = new ArrayList<CoflowRegistered>(coflows.values());
+        }
         terminate(old);
         synchronized (this) {
             if (closed) {

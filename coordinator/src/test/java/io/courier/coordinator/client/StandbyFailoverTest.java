@@ -120,4 +120,38 @@ class StandbyFailoverTest {
         assertEquals("job_1", r.nextNonEmptyDecision().flows().get(0).jobId());
         assertEquals(Mode.COORDINATED, client.mode());
     }
+
+    /**
+     * Regression (found by the coordinator chaos run on the mini cluster): after a primary outage longer than
+     * Artery keeps retrying (about 5 s), a client on the standby never heard the primary again, because its
+     * probes went through an association that had given up. The client's watchdog now starts a fresh actor system
+     * once it has followed the standby for {@code systemRestartMillis} while the primary accepts connections.
+     */
+    @Test
+    void returnsToThePrimaryAfterALongOutage() throws Exception {
+        int primaryPort = TestSupport.freePort();
+        int standbyPort = TestSupport.freePort();
+        primary = coordinator(primaryPort);
+        standby = coordinator(standbyPort);
+        ClientSettings settings = ClientSettings.builder("127.0.0.1", primaryPort).standby("127.0.0.1", standbyPort)
+                .reportIntervalMillis(20).ackTimeoutMillis(600).registerRetryMillis(100).primaryProbeMillis(300)
+                .systemRestartMillis(2_000).build();
+        Recorder r = new Recorder();
+        client = CoordinatorClient.start(settings, new NodeInfo("a", "a:13562", "a:13563", 0, 0),
+                java.util.Collections::<FlowReport>emptyList, r, StandbyFailoverTest.class.getClassLoader());
+        assertEquals(Mode.COORDINATED, r.nextMode());
+        client.registerCoflow("job_1", Double.NaN, "NORMAL", System.currentTimeMillis());
+        awaitNodes(primary, 1);
+
+        primary.close();
+        primary = null;
+        assertEquals(Mode.FALLBACK, r.nextMode());
+        assertEquals(Mode.COORDINATED, r.nextMode());
+        awaitNodes(standby, 1);
+        Thread.sleep(8_000); // the long outage under test: longer than Artery's retries to the primary's address
+
+        primary = coordinator(primaryPort);
+        awaitNodes(primary, 1);
+        awaitOneCoflow(primary, "the coflow followed the client back to the primary after a long outage");
+    }
 }

@@ -1,0 +1,127 @@
+package io.courier.demo;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.courier.coordinator.client.Mode;
+import io.courier.it.MiniCourierCluster;
+import io.courier.shuffle.coordination.ProxyCoordination;
+import io.courier.shuffle.nm.CourierShuffleHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches concurrent jobs and the NodeManagers' proxies every {@code periodMillis} on its own thread
+ * ({@code progress-monitor}, stopped by {@link #close()}): the longest stretch in which some job was running and
+ * none made progress (map + reduce progress as the ApplicationMaster reports it) — the stall — and how long the
+ * proxies spent in each coordination mode. Started and closed by one thread; the results are read after close.
+ */
+final class ProgressMonitor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressMonitor.class);
+
+    private final List<BackgroundTeraSort> jobs;
+    private final MiniCourierCluster cluster;
+    private final long periodMillis;
+    private final ScheduledExecutorService thread;
+    private final float[] last;
+    private final Map<Mode, Long> modeSamples = new EnumMap<>(Mode.class);
+    private long lastProgressNanos = System.nanoTime();
+    private long longestStallMillis;
+    private long longestStallEndedAtMillis;
+    private final long t0 = System.nanoTime();
+    private long samples;
+
+    private ProgressMonitor(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis) {
+        this.jobs = new ArrayList<>(jobs);
+        this.cluster = cluster;
+        this.periodMillis = periodMillis;
+        this.last = new float[jobs.size()];
+        java.util.Arrays.fill(last, -2f);
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "progress-monitor");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    static ProgressMonitor start(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis) {
+        ProgressMonitor m = new ProgressMonitor(jobs, cluster, periodMillis);
+        m.thread.scheduleWithFixedDelay(m::sample, 0, periodMillis, TimeUnit.MILLISECONDS);
+        return m;
+    }
+
+    private synchronized void sample() {
+        try {
+            boolean running = false;
+            boolean progressed = false;
+            for (int i = 0; i < jobs.size(); i++) {
+                BackgroundTeraSort j = jobs.get(i);
+                if (j.exited()) {
+                    continue;
+                }
+                float p = j.progress();
+                running = true;
+                if (p > last[i]) {
+                    progressed = true;
+                    last[i] = p;
+                }
+            }
+            long now = System.nanoTime();
+            if (progressed || !running) {
+                lastProgressNanos = now;
+            } else {
+                long stall = TimeUnit.NANOSECONDS.toMillis(now - lastProgressNanos);
+                if (stall > longestStallMillis) {
+                    longestStallMillis = stall;
+                    longestStallEndedAtMillis = TimeUnit.NANOSECONDS.toMillis(now - t0);
+                }
+            }
+            for (int i = 0; i < cluster.nodeManagerCount(); i++) {
+                if (cluster.auxService(i) instanceof CourierShuffleHandler h) {
+                    ProxyCoordination c = h.coordination();
+                    Mode m = c == null ? Mode.FALLBACK : c.mode();
+                    modeSamples.merge(m, 1L, Long::sum);
+                }
+            }
+            samples++;
+        } catch (Exception e) {
+            LOG.warn("progress sample failed: {}", e.toString());
+        }
+    }
+
+    /** The longest stretch without progress of any running job, ms (a multiple of the period, give or take). */
+    synchronized long longestStallMillis() {
+        return longestStallMillis;
+    }
+
+    /** When the longest stall ended, ms after the monitor started. */
+    synchronized long longestStallEndedAtMillis() {
+        return longestStallEndedAtMillis;
+    }
+
+    /** Fraction of proxy samples in {@code mode}. */
+    synchronized double fractionIn(Mode mode) {
+        long all = 0;
+        for (long n : modeSamples.values()) {
+            all += n;
+        }
+        return all == 0 ? 0 : modeSamples.getOrDefault(mode, 0L) / (double) all;
+    }
+
+    synchronized long samples() {
+        return samples;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        thread.shutdownNow();
+        if (!thread.awaitTermination(30, TimeUnit.SECONDS)) {
+            LOG.warn("progress monitor did not stop within 30 s");
+        }
+    }
+}
