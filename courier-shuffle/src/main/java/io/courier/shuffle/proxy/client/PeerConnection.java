@@ -55,6 +55,11 @@ final class PeerConnection {
     /** Whether a flush of the CREDIT frames written in this event-loop turn is already scheduled. */
     private boolean creditFlushScheduled;
     private final Runnable flushCredits = this::flushCredits;
+    /** Streams whose readers have half a window to grant back (any thread offers, the event loop drains). */
+    private final java.util.Queue<ClientStream> pendingGrants = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean grantsScheduled =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private final Runnable drainGrants = this::drainGrants;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
             ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
@@ -204,6 +209,7 @@ final class PeerConnection {
             s.id = nextId++;
             s.granted = credit;
             s.open = true;
+            s.admitted(credit);
             streams.put(s.id, s);
             channel.write(new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), credit, s.requestMac));
             wrote = true;
@@ -216,14 +222,30 @@ final class PeerConnection {
         }
     }
 
-    /** A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. */
+    /**
+     * A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. Reader threads
+     * hand their grants over through one queue: one event-loop task (and one flush) takes every grant queued while
+     * it was pending, instead of a task per grant.
+     */
     void consumed(ClientStream s, int n) {
         if (s.unacked.addAndGet(n) >= window / 2) {
             if (loop.inEventLoop()) {
                 grant(s);
             } else {
-                loop.execute(() -> grant(s));
+                pendingGrants.offer(s);
+                if (grantsScheduled.compareAndSet(false, true)) {
+                    loop.execute(drainGrants);
+                }
             }
+        }
+    }
+
+    /** Event loop: the grants reader threads queued. */
+    private void drainGrants() {
+        grantsScheduled.set(false);
+        ClientStream s;
+        while ((s = pendingGrants.poll()) != null) {
+            grant(s);
         }
     }
 
