@@ -301,8 +301,10 @@ final class PeerConnection {
     /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
     void streamDone(ClientStream s, boolean cancel) {
         loop.execute(() -> {
-            if (waiting.remove(s) && waiting.isEmpty()) {
-                nodeBudget.removeWaiter(budgetWaiter); // no longer waits (nor holds back worse ranks)
+            if (waiting.remove(s)) {
+                // Re-register with the best rank still waiting (or stop waiting), so that a stale better rank does
+                // not hold back other connections' streams on the node budget.
+                admit();
             }
             if (streams.get(s.id) == s && s.open) {
                 streams.remove(s.id);

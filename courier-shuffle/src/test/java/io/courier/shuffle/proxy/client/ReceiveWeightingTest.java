@@ -233,4 +233,27 @@ class ReceiveWeightingTest {
         assertEquals(Arrays.asList(LOW), lowConn.fetched());
         assertEquals(2 * WINDOW, node.used());
     }
+
+    @Test
+    void aBetterRankThatGivesUpWhileWaitingHoldsNothingBack() {
+        String other = "peer:3";
+        // On peer:3 HIGH is rank 0 and LOW rank 5; on peer:2 LOW is rank 1.
+        plan.set(ReceivePlan.builder().rank(HIGH, other, 0).rank(LOW, other, 5).rank(LOW, PEER, 1).build());
+        MemoryBudget node = new MemoryBudget(2 * WINDOW);
+        Conn lowConn = new Conn(PEER, 8 * WINDOW, node);
+        Conn highConn = new Conn(other, 8 * WINDOW, node);
+        lowConn.activate();
+        highConn.activate();
+        for (int p = 0; p < 3; p++) {
+            lowConn.submit(LOW, p);
+        }
+        assertEquals(Arrays.asList(LOW, LOW), lowConn.fetched());
+        highConn.submit(LOW, 7);
+        SegmentStream high = highConn.submit(HIGH, 0);
+        high.close(); // the reducer gives up before any buffer was free
+        highConn.ch.runPendingTasks();
+        lowConn.finishOne(LOW);
+        assertEquals(Arrays.asList(LOW), lowConn.fetched(), "only a worse rank (5) waits on peer:3 now");
+        assertTrue(highConn.fetched().isEmpty());
+    }
 }
