@@ -218,7 +218,11 @@ public final class ProxyCoordination implements Closeable {
         applied = ""; // whatever comes next (the coordinator's first decision or a fallback plan) is installed
         if (m == Mode.FALLBACK) {
             // Stream's priorities are the senders' own (each from its ledger); the receiver has none: every job alike.
-            receiver.accept(ReceivePlan.NONE);
+            try {
+                receiver.accept(ReceivePlan.NONE);
+            } catch (RuntimeException e) {
+                LOG.warn("Courier proxy {}: could not clear the receive plan: {}", self, e.toString());
+            }
             fallbackEpoch();
         }
     }
