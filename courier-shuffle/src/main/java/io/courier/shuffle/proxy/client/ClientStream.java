@@ -64,10 +64,6 @@ abstract class ClientStream {
         return connection;
     }
 
-    /** The connection admitted this stream with {@code window} bytes of initial credit (event loop). */
-    void admitted(int window) {
-    }
-
     abstract boolean hasHeader();
 
     abstract void onHeader(SegmentHeader h);

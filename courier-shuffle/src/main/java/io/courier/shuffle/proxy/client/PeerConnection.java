@@ -209,7 +209,6 @@ final class PeerConnection {
             s.id = nextId++;
             s.granted = credit;
             s.open = true;
-            s.admitted(credit);
             streams.put(s.id, s);
             channel.write(new FetchFrame(s.id, s.job(), s.mapAttempt(), s.partition(), credit, s.requestMac));
             wrote = true;

@@ -31,17 +31,8 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
     private boolean closed;
     private long received;
     private long read;
-    /** Bytes in {@link #chunks}. */
-    private long buffered;
-    /**
-     * How many buffered bytes wake a waiting reader (half the stream's window once admitted): a reader that asks
-     * for at least that much sleeps until it is there, the end of the segment or a failure, instead of being woken
-     * for every 64 KiB block. Safe against the credit loop: with less than half a window unacknowledged, the sender
-     * holds enough credit to fill half a window (see {@link #admitted}).
-     */
-    private volatile int wakeBytes = 1;
-    /** Bytes the waiting reader waits for (0: it does not wait): a new chunk wakes it only when they are there. */
-    private long readerNeeds;
+    /** Whether the reader waits in {@code read} for a chunk: only then does a new chunk need a wake-up. */
+    private boolean readerWaiting;
 
     SegmentStream(String peer, String job, String mapAttempt, int partition) {
         this(peer, job, mapAttempt, partition, DEFAULT_READ_TIMEOUT_MILLIS);
@@ -100,15 +91,6 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
         return readTimeoutMillis;
     }
 
-    /**
-     * The connection admitted this stream with {@code window} bytes of credit (event loop, before any data): the
-     * reader gives credit back in halves of it, so it can be woken in halves too.
-     */
-    @Override
-    void admitted(int window) {
-        wakeBytes = Math.max(1, window / 2);
-    }
-
     /** Bytes received from the network so far (read or buffered). */
     public synchronized long received() {
         return received;
@@ -154,8 +136,7 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
             return;
         }
         chunks.add(buf);
-        buffered += buf.readableBytes();
-        if (readerNeeds > 0 && buffered >= readerNeeds) {
+        if (readerWaiting) {
             notifyAll();
         }
     }
@@ -191,7 +172,6 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
         while ((b = chunks.poll()) != null) {
             b.release();
         }
-        buffered = 0;
     }
 
     /** The reader's view; several views of one stream share its chunks (one reader thread at a time). */
@@ -220,16 +200,8 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
             FetchException stalled = null;
             synchronized (SegmentStream.this) {
                 long deadline = System.nanoTime() + timeoutNanos;
-                // An empty buffer waits for half a window (or what is left of the segment), not for the first block:
-                // one wake-up per half window instead of per 64 KiB block, also for a caller reading 64 KiB at a time
-                // (its next read finds the rest buffered). Whatever is buffered is returned at once, or at the timeout.
-                long left0 = expected() < 0 ? Long.MAX_VALUE : expected() - read;
-                long need = buffered > 0 ? 1 : Math.max(1, Math.min(wakeBytes, left0));
-                while (buffered < need && failure == null && !ended && !closed) {
+                while (chunks.isEmpty() && failure == null && !ended && !closed) {
                     long left = deadline - System.nanoTime();
-                    if (left <= 0 && !chunks.isEmpty()) {
-                        break;
-                    }
                     if (left <= 0) {
                         stalled = new FetchException(ErrorCode.PEER_LOST, "no data for "
                                 + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (read timeout) on "
@@ -237,14 +209,14 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
                         fail(stalled);
                         break;
                     }
-                    readerNeeds = need;
+                    readerWaiting = true;
                     try {
                         TimeUnit.NANOSECONDS.timedWait(SegmentStream.this, left);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw new java.io.InterruptedIOException("interrupted while reading " + SegmentStream.this);
                     } finally {
-                        readerNeeds = 0;
+                        readerWaiting = false;
                     }
                 }
                 if (failure != null && failure != stalled) {
@@ -264,7 +236,6 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
                         int k = Math.min(len - n, head.readableBytes());
                         head.readBytes(b, off + n, k);
                         n += k;
-                        buffered -= k;
                         if (!head.isReadable()) {
                             chunks.poll().release();
                         }
@@ -293,7 +264,11 @@ public final class SegmentStream extends ClientStream implements IncomingSegment
         @Override
         public int available() {
             synchronized (SegmentStream.this) {
-                return (int) Math.min(Integer.MAX_VALUE, buffered);
+                int a = 0;
+                for (ByteBuf bb : chunks) {
+                    a += bb.readableBytes();
+                }
+                return a;
             }
         }
 
