@@ -6,6 +6,7 @@ import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.FlowId;
 import io.courier.shuffle.proxy.schedule.FlowBinding;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -72,5 +73,25 @@ final class DecisionTranslator {
             order.addAll(l);
         }
         return SenderPlan.of(Decision.ofOrder(order, priorities), bindings, settings);
+    }
+
+    /**
+     * The receiving half of {@code update}: for the flows this node fetches ({@code dst == self}) the same rank
+     * (order-based: the flow's priority class, else its coflow's rank) or rate (rate-based) the sender enforces,
+     * per (job, source proxy), so that this node's receive buffer goes to the flows the schedule prefers.
+     */
+    ReceivePlan receivePlan(DecisionUpdate update) {
+        ReceivePlan.Builder b = ReceivePlan.builder();
+        for (FlowDecision d : update.flows()) {
+            if (!d.dstNode().equals(self) || d.srcNode().equals(self)) {
+                continue;
+            }
+            if (update.orderBased()) {
+                b.rank(d.jobId(), d.srcNode(), d.priority() >= 0 ? d.priority() : Math.max(0, d.coflowRank()));
+            } else {
+                b.rate(d.jobId(), d.srcNode(), d.rate());
+            }
+        }
+        return b.build();
     }
 }

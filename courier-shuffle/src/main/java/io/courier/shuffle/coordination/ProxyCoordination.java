@@ -7,6 +7,7 @@ import io.courier.coordinator.client.Mode;
 import io.courier.coordinator.protocol.DecisionUpdate;
 import io.courier.coordinator.protocol.NodeInfo;
 import io.courier.shuffle.proxy.CourierProxy;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,11 +19,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The proxy side of the coordinator (DESIGN.md "The coordinator"): registers this node with the coordinator,
  * reports what the proxy serves every epoch, and installs the coordinator's decisions in the proxy's
- * {@link SendScheduler}; when no coordinator is configured, none answers, or it goes silent, the proxy schedules
+ * {@link SendScheduler} (and their receiving half, the ranks or rates of the flows this node fetches, as the
+ * proxy's {@link ReceivePlan}); when no coordinator is configured, none answers, or it goes silent, the proxy schedules
  * on its own with Stream's decentralized priorities ({@link StreamFallback}) and returns to the coordinator's
  * decisions as soon as the client is {@link Mode#COORDINATED} again. Scheduling is advice: nothing here can fail
  * or hold a fetch — a client that cannot start leaves the proxy in fallback mode, and every plan keeps every
@@ -42,6 +45,8 @@ public final class ProxyCoordination implements Closeable {
     private final CoordinationConfig config;
     private final String self;
     private final SendScheduler scheduler;
+    /** Installs the receiving half of a decision in the proxy's fetching side ({@code CourierProxy}). */
+    private final Consumer<ReceivePlan> receiver;
     private final ScheduledExecutorService planner;
     private final FlowIds ids = new FlowIds();
     private final StreamFallback fallback = new StreamFallback();
@@ -54,8 +59,9 @@ public final class ProxyCoordination implements Closeable {
     private String applied = "";
 
     private ProxyCoordination(CoordinationConfig config, String self, SendScheduler scheduler,
-            CoflowHint.Source hints) {
+            Consumer<ReceivePlan> receiver, CoflowHint.Source hints) {
         this.config = config;
+        this.receiver = receiver;
         this.hints = hints;
         this.self = self;
         this.scheduler = scheduler;
@@ -83,7 +89,8 @@ public final class ProxyCoordination implements Closeable {
     public static ProxyCoordination start(CoordinationConfig config, CourierProxy proxy, String shuffleEndpoint,
             CoflowHint.Source hints) {
         String self = proxy.nodeId();
-        ProxyCoordination c = new ProxyCoordination(config, self, proxy.scheduler(), hints);
+        ProxyCoordination c = new ProxyCoordination(config, self, proxy.scheduler(), proxy::applyReceivePlan,
+                hints);
         c.begin(proxy, shuffleEndpoint);
         return c;
     }
@@ -199,6 +206,7 @@ public final class ProxyCoordination implements Closeable {
         }
         try {
             install(translator.translate(u, ids));
+            receiver.accept(translator.receivePlan(u));
         } catch (RuntimeException e) {
             LOG.warn("Courier proxy {}: could not apply coordinator decision of epoch {}; the previous plan stays:"
                     + " {}", self, u.epoch(), e.toString(), e);
@@ -209,6 +217,12 @@ public final class ProxyCoordination implements Closeable {
         mode = m;
         applied = ""; // whatever comes next (the coordinator's first decision or a fallback plan) is installed
         if (m == Mode.FALLBACK) {
+            // Stream's priorities are the senders' own (each from its ledger); the receiver has none: every job alike.
+            try {
+                receiver.accept(ReceivePlan.NONE);
+            } catch (RuntimeException e) {
+                LOG.warn("Courier proxy {}: could not clear the receive plan: {}", self, e.toString());
+            }
             fallbackEpoch();
         }
     }

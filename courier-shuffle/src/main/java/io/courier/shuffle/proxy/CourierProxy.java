@@ -12,6 +12,7 @@ import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.relay.RelayAccess;
 import io.courier.shuffle.proxy.relay.RelayService;
 import io.courier.shuffle.proxy.relay.RelayStats;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
@@ -131,6 +132,19 @@ public final class CourierProxy implements Closeable {
     public synchronized SendScheduler scheduler() {
         requireStarted();
         return scheduler;
+    }
+
+    /**
+     * Installs the receiving half of the schedule for the flows this node fetches (any thread): local fetches that
+     * wait for receive buffer are admitted by it. {@link ReceivePlan#NONE}: every job alike.
+     */
+    public void applyReceivePlan(ReceivePlan plan) {
+        client().applyReceivePlan(plan);
+    }
+
+    /** The receive plan in force ({@link #applyReceivePlan}). */
+    public ReceivePlan receivePlan() {
+        return client().receivePlan();
     }
 
     /** Counters of the relay for local tasks ({@code LocalProxyClient} connections). */

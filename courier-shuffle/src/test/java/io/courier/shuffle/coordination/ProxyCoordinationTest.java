@@ -8,6 +8,7 @@ import io.courier.coordinator.status.CoordinatorStatus;
 import io.courier.scheduler.planning.PlanningMode;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.courier.shuffle.proxy.schedule.SendPlan;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
@@ -215,6 +216,13 @@ class ProxyCoordinationTest {
                         && p.classOf(LOW, peer).rank() == 1;
             });
 
+            // The receiving half: node 0 admits fetches waiting for buffer by the same order.
+            final String source = c.id(1);
+            await("the coordinator's order in the receiver's plan", () -> {
+                ReceivePlan p = c.proxy(0).receivePlan();
+                return p.classOf(HIGH, source).rank() == 0 && p.classOf(LOW, source).rank() == 1;
+            });
+
             // Reports: the coordinator sees what node 1 served, exactly (sent + pending = bytes requested).
             final long lowBytes = bytes(low);
             await("LOW's served bytes reported", () -> {
@@ -245,6 +253,7 @@ class ProxyCoordinationTest {
             coordinator.close();
             coordinator = null;
             await("fallback", () -> receiver.mode() == Mode.FALLBACK && sender.mode() == Mode.FALLBACK);
+            await("no receive plan in fallback", () -> c.proxy(0).receivePlan().isEmpty());
             List<Fetch> later = fetch(c, LATER, 0, 3, 400, 1000);
             await("Stream's plan in fallback", () -> {
                 SendPlan p = c.proxy(1).scheduler().plan();

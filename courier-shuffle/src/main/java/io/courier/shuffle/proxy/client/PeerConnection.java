@@ -10,21 +10,24 @@ import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.FetchFrame;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The fetching side of a unified connection from this proxy to a peer proxy. Every job, map and reducer
  * of this node shares it (a pair has more than one only after the peer's SelectAndSplit split it). A
  * fetch is admitted (its FETCH sent) only when its window fits in both
- * the connection's and the node's in-flight budget; the others wait in FIFO order. Streams are fed from
+ * the connection's and the node's in-flight budget; the others wait, and are admitted in the order of the
+ * node's {@link ReceivePlan} ({@link AdmissionQueue}: strict rank, then buffer in proportion to weight, FIFO
+ * inside a job), so the receive buffer goes to the coflows the schedule prefers. Streams are fed from
  * the connection's event loop; readers give credit back as they consume. When the connection is lost,
  * every stream on it fails with a retryable {@link ErrorCode#PEER_LOST} and the pool opens a new
  * connection for the next fetch. All state is confined to {@link #loop}.
@@ -41,7 +44,8 @@ final class PeerConnection {
     private final IntConsumer onConnectionsHint;
     private final String connectionId;
     private final Map<Integer, ClientStream> streams = new HashMap<>();
-    private final ArrayDeque<ClientStream> waiting = new ArrayDeque<>();
+    private final AdmissionQueue waiting = new AdmissionQueue();
+    private final Supplier<ReceivePlan> receivePlan;
     private final Runnable budgetWaiter = this::admitFromAnyThread;
     private Channel channel;
     private boolean closed;
@@ -51,17 +55,27 @@ final class PeerConnection {
     /** Whether a flush of the CREDIT frames written in this event-loop turn is already scheduled. */
     private boolean creditFlushScheduled;
     private final Runnable flushCredits = this::flushCredits;
+    /** Streams whose readers have half a window to grant back (any thread offers, the event loop drains). */
+    private final java.util.Queue<ClientStream> pendingGrants = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicBoolean grantsScheduled =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private final Runnable drainGrants = this::drainGrants;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
             ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint) {
         this(self, peer, loop, window, connectionBudget, nodeBudget, counters, onClosed, onConnectionsHint,
-                self + "->" + peer);
+                self + "->" + peer, () -> ReceivePlan.NONE);
     }
 
-    /** @param connectionId names this connection in ROUTE frames a relaying proxy sends its tasks */
+    /**
+     * @param connectionId names this connection in ROUTE frames a relaying proxy sends its tasks
+     * @param receivePlan the node's current receive plan (read at every admission, any thread may replace it)
+     */
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
-            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint, String connectionId) {
+            ClientCounters counters, Runnable onClosed, IntConsumer onConnectionsHint, String connectionId,
+            Supplier<ReceivePlan> receivePlan) {
         this.self = self;
+        this.receivePlan = receivePlan;
         this.connectionId = connectionId;
         this.peer = peer;
         this.loop = loop;
@@ -140,9 +154,8 @@ final class PeerConnection {
         closedCode = code;
         nodeBudget.removeWaiter(budgetWaiter);
         List<ClientStream> all = new ArrayList<>(streams.values());
-        all.addAll(waiting);
+        all.addAll(waiting.drain());
         streams.clear();
-        waiting.clear();
         for (ClientStream s : all) {
             failOne(s, FetchException.ofConnection(code, message));
         }
@@ -155,23 +168,44 @@ final class PeerConnection {
         loop.execute(this::admit);
     }
 
+    /** The node's receive plan changed (any thread): the next admissions follow it. */
+    void planChanged() {
+        loop.execute(this::admit);
+    }
+
+    /**
+     * A relayed stream starts with its task's window (end-to-end credit), capped by the connection budget so that
+     * it can always be admitted; a direct fetch with this connection's window.
+     */
+    private long creditOf(ClientStream s) {
+        return s.initialCredit > 0 ? (int) Math.min(s.initialCredit, connectionBudget) : window;
+    }
+
     private void admit() {
         if (closed || channel == null) {
             return;
         }
         boolean wrote = false;
+        ReceivePlan plan = receivePlan.get();
         while (!waiting.isEmpty()) {
-            ClientStream next = waiting.peek();
-            // A relayed stream starts with its task's window (end-to-end credit), capped by the connection budget
-            // so that it can always be admitted; a direct fetch with this connection's window.
-            int credit = next.initialCredit > 0 ? (int) Math.min(next.initialCredit, connectionBudget) : window;
-            if (reserved + credit > connectionBudget || !nodeBudget.tryReserve(credit)) {
-                nodeBudget.addWaiter(budgetWaiter);
+            ClientStream next = waiting.peek(plan, peer, this::creditOf);
+            int credit = (int) creditOf(next);
+            int rank = plan.classOf(next.job(), peer).rank();
+            if (reserved + credit > connectionBudget) {
+                // This connection's own releases call admit(); on the node budget it waits with no preference, so
+                // that it does not hold back other connections' streams that the node budget has room for.
+                nodeBudget.addWaiter(budgetWaiter, Integer.MAX_VALUE);
                 break;
             }
-            ClientStream s = waiting.poll();
+            if (!nodeBudget.tryReserve(credit, rank, budgetWaiter)) {
+                nodeBudget.addWaiter(budgetWaiter, rank);
+                break;
+            }
+            waiting.poll(next);
+            ClientStream s = next;
             s.reservation = credit;
             reserved += credit;
+            waiting.admitted(s.job(), credit);
             s.id = nextId++;
             s.granted = credit;
             s.open = true;
@@ -187,14 +221,30 @@ final class PeerConnection {
         }
     }
 
-    /** A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. */
+    /**
+     * A consumer consumed {@code n} bytes (any thread): grant them back in batches of half a window. Reader threads
+     * hand their grants over through one queue: one event-loop task (and one flush) takes every grant queued while
+     * it was pending, instead of a task per grant.
+     */
     void consumed(ClientStream s, int n) {
         if (s.unacked.addAndGet(n) >= window / 2) {
             if (loop.inEventLoop()) {
                 grant(s);
             } else {
-                loop.execute(() -> grant(s));
+                pendingGrants.offer(s);
+                if (grantsScheduled.compareAndSet(false, true)) {
+                    loop.execute(drainGrants);
+                }
             }
+        }
+    }
+
+    /** Event loop: the grants reader threads queued. */
+    private void drainGrants() {
+        grantsScheduled.set(false);
+        ClientStream s;
+        while ((s = pendingGrants.poll()) != null) {
+            grant(s);
         }
     }
 
@@ -250,7 +300,11 @@ final class PeerConnection {
     /** The consumer is done with a stream (EOF, close or failure seen): cancel it if needed, return its budget. */
     void streamDone(ClientStream s, boolean cancel) {
         loop.execute(() -> {
-            waiting.remove(s);
+            if (waiting.remove(s)) {
+                // Re-register with the best rank still waiting (or stop waiting), so that a stale better rank does
+                // not hold back other connections' streams on the node budget.
+                admit();
+            }
             if (streams.get(s.id) == s && s.open) {
                 streams.remove(s.id);
                 s.open = false;
@@ -268,6 +322,7 @@ final class PeerConnection {
         }
         s.released = true;
         reserved -= s.reservation;
+        waiting.released(s.job(), s.reservation);
         nodeBudget.release(s.reservation);
         admit();
     }

@@ -4,6 +4,7 @@ import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
@@ -40,6 +41,8 @@ public final class ProxyClient {
     private final Map<String, Integer> roundRobin = new HashMap<>();
     private boolean closed;
     private long connectionsOpened;
+    /** The receive plan every connection admits by; replaced by {@link #applyReceivePlan}, read on event loops. */
+    private volatile ReceivePlan receivePlan = ReceivePlan.NONE;
 
     public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
             int connectTimeoutMillis, int maxConnectionsPerPeer) {
@@ -92,6 +95,34 @@ public final class ProxyClient {
         return s;
     }
 
+    /**
+     * Installs the node's receive plan (any thread): fetches waiting for buffer are admitted by it from now on
+     * (strict rank, then buffer in proportion to weight); streams already admitted keep their windows.
+     */
+    public void applyReceivePlan(ReceivePlan plan) {
+        if (plan == null) {
+            throw new IllegalArgumentException("receive plan must not be null (ReceivePlan.NONE for none)");
+        }
+        List<PeerConnection> all = new ArrayList<>();
+        synchronized (this) {
+            if (plan.equals(receivePlan)) {
+                return;
+            }
+            receivePlan = plan;
+            for (List<PeerConnection> l : connections.values()) {
+                all.addAll(l);
+            }
+        }
+        for (PeerConnection c : all) {
+            c.planChanged();
+        }
+    }
+
+    /** The receive plan in force. */
+    public ReceivePlan receivePlan() {
+        return receivePlan;
+    }
+
     public ClientCounters counters() {
         return counters;
     }
@@ -132,7 +163,8 @@ public final class ProxyClient {
         PeerConnection[] holder = new PeerConnection[1];
         connectionsOpened++;
         PeerConnection conn = new PeerConnection(self, peer, loop, window, connectionBudget, nodeBudget, counters,
-                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), self + "->" + peer + "#" + connectionsOpened);
+                () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), self + "->" + peer + "#" + connectionsOpened,
+                () -> receivePlan);
         holder[0] = conn;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
