@@ -168,8 +168,7 @@ final class BenchRunner {
         double load = Testbed.loadavg1();
 
         TcQdiscStats sw0 = testbed.switchPorts();
-        List<NstatCounters> ns0 = collect(testbed::nstat);
-        List<TcQdiscStats> nic0 = collect(testbed::hostNic);
+        HostCounters counters0 = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic));
         ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids);
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
@@ -231,23 +230,14 @@ final class BenchRunner {
         CpuTimes cpu1 = Testbed.cpu();
         long ticks1 = Testbed.ticksOf(agentPids);
         TcQdiscStats sw = testbed.switchPorts().minus(sw0);
-        long retrans = 0;
-        long timeouts = 0;
-        long syn = 0;
-        long probes = 0;
-        long opens = 0;
-        long nicDrops = 0;
-        List<NstatCounters> ns1 = collect(testbed::nstat);
-        List<TcQdiscStats> nic1 = collect(testbed::hostNic);
-        for (int h = 1; h <= hosts; h++) {
-            NstatCounters d = ns1.get(h - 1).minus(ns0.get(h - 1));
-            retrans += d.get(NstatCounters.RETRANS_SEGS);
-            timeouts += d.get(NstatCounters.TIMEOUTS);
-            syn += d.get(NstatCounters.SYN_RETRANS);
-            probes += d.get(NstatCounters.LOSS_PROBES);
-            opens += d.get(NstatCounters.ACTIVE_OPENS);
-            nicDrops += nic1.get(h - 1).minus(nic0.get(h - 1)).totalDrops();
-        }
+        HostCounters.Totals net = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic))
+                .since(counters0);
+        long retrans = net.retrans();
+        long timeouts = net.timeouts();
+        long syn = net.syn();
+        long probes = net.probes();
+        long opens = net.opens();
+        long nicDrops = net.nicDrops();
         if (sampler.error() != null) {
             errors.add("connection sampling: " + sampler.error());
         }

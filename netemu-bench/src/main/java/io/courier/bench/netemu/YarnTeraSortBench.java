@@ -156,12 +156,7 @@ final class YarnTeraSortBench {
         c.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
 
         TcQdiscStats sw0 = testbed.switchPorts();
-        List<NstatCounters> ns0 = new ArrayList<>();
-        List<TcQdiscStats> nic0 = new ArrayList<>();
-        for (int h = 1; h <= hosts; h++) {
-            ns0.add(testbed.nstat(h));
-            nic0.add(testbed.hostNic(h));
-        }
+        HostCounters counters0 = readCounters();
         ConnectionSampler sampler = new ConnectionSampler(testbed, nodeManagerPids);
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
@@ -176,21 +171,13 @@ final class YarnTeraSortBench {
         CpuTimes cpu1 = Testbed.cpu();
         long daemonTicks1 = Testbed.ticksOf(daemonPids);
         TcQdiscStats sw = testbed.switchPorts().minus(sw0);
-        long retrans = 0;
-        long timeouts = 0;
-        long syn = 0;
-        long probes = 0;
-        long opens = 0;
-        long nicDrops = 0;
-        for (int h = 1; h <= hosts; h++) {
-            NstatCounters d = testbed.nstat(h).minus(ns0.get(h - 1));
-            retrans += d.get(NstatCounters.RETRANS_SEGS);
-            timeouts += d.get(NstatCounters.TIMEOUTS);
-            syn += d.get(NstatCounters.SYN_RETRANS);
-            probes += d.get(NstatCounters.LOSS_PROBES);
-            opens += d.get(NstatCounters.ACTIVE_OPENS);
-            nicDrops += testbed.hostNic(h).minus(nic0.get(h - 1)).totalDrops();
-        }
+        HostCounters.Totals net = readCounters().since(counters0);
+        long retrans = net.retrans();
+        long timeouts = net.timeouts();
+        long syn = net.syn();
+        long probes = net.probes();
+        long opens = net.opens();
+        long nicDrops = net.nicDrops();
 
         List<String> invalid = new ArrayList<>();
         if (otherBefore >= 0.1) {
@@ -309,5 +296,15 @@ final class YarnTeraSortBench {
             rows.add(f);
         }
         return rows;
+    }
+
+    private HostCounters readCounters() throws java.io.IOException {
+        List<NstatCounters> nstat = new ArrayList<>();
+        List<TcQdiscStats> nics = new ArrayList<>();
+        for (int h = 1; h <= testbed.hosts(); h++) {
+            nstat.add(testbed.nstat(h));
+            nics.add(testbed.hostNic(h));
+        }
+        return new HostCounters(nstat, nics);
     }
 }
