@@ -136,11 +136,15 @@ cmd_down() {
   if [ -f "$PIDS" ]; then
     local pid role
     # NodeManagers first (they stop their containers), then the rest; in parallel within each group.
+    # Wait for the stoppers only: a bare `wait` would also wait for the daemons of the later groups when they
+    # are this shell's own children (the bench path), which never exit by themselves.
+    local stoppers
     for group in nodemanager "resourcemanager|datanode" namenode; do
+      stoppers=()
       while read -r pid role _; do
-        if echo "$role" | grep -Eqx "$group"; then stop_pid "$pid" & fi
+        if echo "$role" | grep -Eqx "$group"; then stop_pid "$pid" & stoppers+=($!); fi
       done < "$PIDS"
-      wait
+      [ ${#stoppers[@]} -eq 0 ] || wait "${stoppers[@]}"
     done
     rm -f "$PIDS"
   fi
