@@ -149,17 +149,9 @@ cmd_setup() {
   log "up: $N hosts ${SUBNET}.1-$N, switch ports $RATE with bfifo $QLIMIT_BYTES B, CC $CC"
 }
 
-# Stops one PID: TERM, then KILL after 5 s. Only PIDs this script recorded or found inside its namespaces.
-stop_pid() {
-  local pid=$1 k
-  kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for k in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-}
+# stop_pid PID: TERM, then KILL after 5 s. Only PIDs this script recorded or found inside its namespaces.
+# shellcheck source=stop-pid.sh
+. "$(dirname "${BASH_SOURCE[0]}")/stop-pid.sh"
 
 cmd_stop_agents() {
   if [ -f "$STATE_DIR/pids" ]; then

@@ -119,17 +119,9 @@ cmd_up() {
   log "started $(wc -l < "$PIDS") daemons on $N hosts (${SUBNET}.1-$N); logs in $WORK/logs"
 }
 
-# Stops one PID: TERM, then KILL after 20 s (a NodeManager stops its containers first).
-stop_pid() {
-  local pid=$1 k
-  kill -0 "$pid" 2>/dev/null || return 0
-  kill -TERM "$pid" 2>/dev/null || true
-  for k in $(seq 1 200); do
-    kill -0 "$pid" 2>/dev/null || return 0
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-}
+# stop_pid PID 20: TERM, then KILL after 20 s (a NodeManager stops its containers first).
+# shellcheck source=stop-pid.sh
+. "$here/stop-pid.sh"
 
 cmd_down() {
   need_root
@@ -142,7 +134,7 @@ cmd_down() {
     for group in nodemanager "resourcemanager|datanode" namenode; do
       stoppers=()
       while read -r pid role _; do
-        if echo "$role" | grep -Eqx "$group"; then stop_pid "$pid" & stoppers+=($!); fi
+        if echo "$role" | grep -Eqx "$group"; then stop_pid "$pid" 20 & stoppers+=($!); fi
       done < "$PIDS"
       [ ${#stoppers[@]} -eq 0 ] || wait "${stoppers[@]}"
     done

@@ -115,9 +115,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
                     nodeId = p.start();
                 } catch (Exception e) {
                     p.close(); // the service's failed start stops ShuffleHandler (serviceStop)
-                    throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
-                            + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort
-                            + "): " + e, e);
+                    throw proxyStartFailure(config, rule, configuredShufflePort, e);
                 }
             } else {
                 // Picking the ports, without recovery: the proxy binds first. If ShuffleHandler then loses its
@@ -133,9 +131,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
                                 + " (attempt {} of {})", proxyPort, configuredShufflePort, attempt, attempts);
                         continue;
                     }
-                    throw new IOException("Courier proxy could not start on " + config.bindHost() + ":" + proxyPort
-                            + " (courier.proxy.port rule: " + rule + ", shuffle port " + configuredShufflePort
-                            + "): " + e, e);
+                    throw proxyStartFailure(config, rule, configuredShufflePort, e);
                 }
                 try {
                     super.serviceStart();
@@ -242,6 +238,12 @@ public class CourierShuffleHandler extends ShuffleHandler {
         if (c != null) {
             c.jobFinished(job); // the job's coflow completes at the coordinator
         }
+    }
+
+    private static IOException proxyStartFailure(ProxyConfig config, ProxyPortRule rule, int shufflePort,
+            Exception e) {
+        return new IOException("Courier proxy could not start on " + config.bindHost() + ":" + config.port()
+                + " (courier.proxy.port rule: " + rule + ", shuffle port " + shufflePort + "): " + e, e);
     }
 
     /** The MapReduce job id of an application, as ShuffleHandler derives it. */

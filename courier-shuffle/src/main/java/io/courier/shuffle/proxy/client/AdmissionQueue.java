@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The fetches of one connection that wait for buffer (a stream window reserved against the connection and node
@@ -50,10 +51,6 @@ final class AdmissionQueue {
         return size == 0;
     }
 
-    int size() {
-        return size;
-    }
-
     /** Removes {@code s} if it waits (a consumer gave up before admission). */
     boolean remove(ClientStream s) {
         ArrayDeque<Waiting> q = byJob.get(s.job());
@@ -77,14 +74,14 @@ final class AdmissionQueue {
      * The fetch to admit next under {@code plan} ({@code peer}: the serving proxy of this connection), or null.
      * {@code creditOf} gives the window a stream would reserve.
      */
-    ClientStream peek(ReceivePlan plan, String peer, CreditOf creditOf) {
+    ClientStream peek(ReceivePlan plan, String peer, ToLongFunction<ClientStream> creditOf) {
         Waiting best = null;
         StreamClass bestClass = null;
         double bestKey = 0;
         for (Map.Entry<String, ArrayDeque<Waiting>> e : byJob.entrySet()) {
             Waiting head = e.getValue().peek();
             StreamClass c = plan.classOf(e.getKey(), peer);
-            double key = finishKey(e.getKey(), c, creditOf.credit(head.stream));
+            double key = finishKey(e.getKey(), c, creditOf.applyAsLong(head.stream));
             if (best == null || better(c, key, head.seq, bestClass, bestKey, best.seq)) {
                 best = head;
                 bestClass = c;
@@ -92,15 +89,6 @@ final class AdmissionQueue {
             }
         }
         return best == null ? null : best.stream;
-    }
-
-    /** The rank of the fetch {@link #peek} would choose ({@code Integer.MAX_VALUE} when none waits). */
-    int bestRank(ReceivePlan plan, String peer) {
-        int r = Integer.MAX_VALUE;
-        for (String job : byJob.keySet()) {
-            r = Math.min(r, plan.classOf(job, peer).rank());
-        }
-        return r;
     }
 
     /** Takes {@code s}, which {@link #peek} returned, out of the queue. */
@@ -175,10 +163,5 @@ final class AdmissionQueue {
             return k < 0;
         }
         return seq < bestSeq;
-    }
-
-    /** The window a waiting stream would reserve. */
-    interface CreditOf {
-        long credit(ClientStream s);
     }
 }

@@ -1,7 +1,7 @@
 package io.courier.shuffle.proxy.client;
 
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -15,8 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class MemoryBudget {
     private final long capacity;
     private final CopyOnWriteArrayList<Runnable> waiters = new CopyOnWriteArrayList<>();
-    /** The best rank each waiting owner waits with (absent: waits with no preference). */
-    private final Map<Runnable, Integer> waitingRanks = new ConcurrentHashMap<>();
+    /** The best rank each waiting owner waits with (absent: waits with no preference). Guarded by this. */
+    private final Map<Runnable, Integer> waitingRanks = new HashMap<>();
     private long used;
 
     public MemoryBudget(long capacity) {

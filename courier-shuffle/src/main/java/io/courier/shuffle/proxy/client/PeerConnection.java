@@ -18,6 +18,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
@@ -56,9 +59,8 @@ final class PeerConnection {
     private boolean creditFlushScheduled;
     private final Runnable flushCredits = this::flushCredits;
     /** Streams whose readers have half a window to grant back (any thread offers, the event loop drains). */
-    private final java.util.Queue<ClientStream> pendingGrants = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.concurrent.atomic.AtomicBoolean grantsScheduled =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private final Queue<ClientStream> pendingGrants = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean grantsScheduled = new AtomicBoolean();
     private final Runnable drainGrants = this::drainGrants;
 
     PeerConnection(String self, String peer, EventLoop loop, int window, long connectionBudget, MemoryBudget nodeBudget,
@@ -178,7 +180,7 @@ final class PeerConnection {
      * it can always be admitted; a direct fetch with this connection's window.
      */
     private long creditOf(ClientStream s) {
-        return s.initialCredit > 0 ? (int) Math.min(s.initialCredit, connectionBudget) : window;
+        return s.initialCredit > 0 ? Math.min(s.initialCredit, connectionBudget) : window;
     }
 
     private void admit() {
@@ -188,9 +190,9 @@ final class PeerConnection {
         boolean wrote = false;
         ReceivePlan plan = receivePlan.get();
         while (!waiting.isEmpty()) {
-            ClientStream next = waiting.peek(plan, peer, this::creditOf);
-            int credit = (int) creditOf(next);
-            int rank = plan.classOf(next.job(), peer).rank();
+            ClientStream s = waiting.peek(plan, peer, this::creditOf);
+            int credit = (int) creditOf(s);
+            int rank = plan.classOf(s.job(), peer).rank();
             if (reserved + credit > connectionBudget) {
                 // This connection's own releases call admit(); on the node budget it waits with no preference, so
                 // that it does not hold back other connections' streams that the node budget has room for.
@@ -201,8 +203,7 @@ final class PeerConnection {
                 nodeBudget.addWaiter(budgetWaiter, rank);
                 break;
             }
-            waiting.poll(next);
-            ClientStream s = next;
+            waiting.poll(s);
             s.reservation = credit;
             reserved += credit;
             waiting.admitted(s.job(), credit);
