@@ -38,6 +38,8 @@ final class ChaosMonkey {
     private final long t0 = System.nanoTime();
     private InProcessCoordinator primary;
     private Exception failure;
+    /** Whether the primary is stopped now; read by other threads (the progress monitor). */
+    private volatile boolean down;
 
     private ChaosMonkey(InProcessCoordinator primary, String scheduler, int port, long epochMillis, long upMillis,
             long downMillis) {
@@ -63,6 +65,7 @@ final class ChaosMonkey {
         try {
             while (!stopRequested.await(upMillis, TimeUnit.MILLISECONDS)) {
                 long stopped = elapsed();
+                down = true;
                 primary.close();
                 primary = null;
                 LOG.info("chaos: primary coordinator on port {} stopped", port);
@@ -70,6 +73,7 @@ final class ChaosMonkey {
                 // not be an outage.
                 Thread.sleep(downMillis);
                 primary = InProcessCoordinator.start(scheduler, port, epochMillis);
+                down = false;
                 synchronized (outages) {
                     outages.add(new Outage(stopped, elapsed()));
                 }
@@ -84,6 +88,11 @@ final class ChaosMonkey {
 
     private long elapsed() {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    }
+
+    /** Whether the primary is stopped at this moment (any thread). */
+    boolean primaryDown() {
+        return down;
     }
 
     /** The outages so far. */

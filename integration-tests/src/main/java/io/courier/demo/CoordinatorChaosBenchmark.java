@@ -76,9 +76,11 @@ public final class CoordinatorChaosBenchmark implements Callable<Integer> {
             out.println(p.line());
         }
         out.printf(Locale.ROOT, "primary stopped %d times in all; longest stall: %.1f s under chaos vs %.1f s"
-                + " baseline; outputs %s the reference; after the chaos all proxies coordinated within %.1f s (%s),"
-                + " primary lists %d nodes, standby %d%n", r.stops(), r.longestChaosStallMillis() / 1000.0,
-                r.baseline().longestStallMillis() / 1000.0, r.outputsMatch() ? "all equal" : "DIFFER FROM",
+                + " baseline (shuffle: %.1f s vs %.1f s); outputs %s the reference; after the chaos all proxies"
+                + " coordinated within %.1f s (%s), primary lists %d nodes, standby %d%n", r.stops(),
+                r.longestChaosStallMillis() / 1000.0, r.baseline().longestStallMillis() / 1000.0,
+                r.longestChaosShuffleStallMillis() / 1000.0, r.baseline().longestShuffleStallMillis() / 1000.0,
+                r.outputsMatch() ? "all equal" : "DIFFER FROM",
                 r.convergeMillis() / 1000.0, String.join(" ", r.modesAfter()), r.primaryNodes(), r.standbyNodes());
         return r.outputsMatch() && r.primaryNodes() == nodes ? 0 : 1;
     }

@@ -49,17 +49,24 @@ final class CoordinatorChaosRun {
         }
     }
 
-    /** One phase: the jobs' wall times, the longest stall, and the time the proxies spent in FALLBACK. */
-    record Phase(String name, List<Long> jobMillis, long longestStallMillis, double fallbackFraction,
-                 List<ChaosMonkey.Outage> outages) {
+    /**
+     * One phase: the jobs' wall times, the longest job and shuffle stalls (see {@link ProgressMonitor}), and the
+     * time the proxies spent in FALLBACK.
+     */
+    record Phase(String name, List<Long> jobMillis, long longestStallMillis, long longestShuffleStallMillis,
+                 long bytesRelayed, double shuffleActiveFraction, long shuffleSamplesInOutage,
+                 double fallbackFraction, List<ChaosMonkey.Outage> outages) {
         long maxJobMillis() {
             return jobMillis.stream().mapToLong(Long::longValue).max().orElse(0);
         }
 
         String line() {
-            return String.format(Locale.ROOT, "%-9s jobs %s s (max %.1f s); longest stall %.1f s; proxies in"
-                    + " FALLBACK %.0f%% of samples; primary stopped %d times (outages %s ms)", name,
-                    seconds(jobMillis), maxJobMillis() / 1000.0, longestStallMillis / 1000.0, fallbackFraction * 100,
+            return String.format(Locale.ROOT, "%-9s jobs %s s (max %.1f s); longest stall %.1f s, of the shuffle"
+                    + " %.1f s (%,d bytes relayed, streams open in %.0f%% of samples, %d of them during an outage); proxies in FALLBACK %.0f%% of"
+                    + " samples; primary stopped %d times (outages %s ms)", name,
+                    seconds(jobMillis), maxJobMillis() / 1000.0, longestStallMillis / 1000.0,
+                    longestShuffleStallMillis / 1000.0, bytesRelayed, shuffleActiveFraction * 100, shuffleSamplesInOutage,
+                    fallbackFraction * 100,
                     outages.size(), outages.stream().map(o -> String.valueOf(o.millis())).toList());
         }
 
@@ -73,6 +80,10 @@ final class CoordinatorChaosRun {
                   List<String> modesAfter, boolean outputsMatch) {
         long longestChaosStallMillis() {
             return chaos.stream().mapToLong(Phase::longestStallMillis).max().orElse(0);
+        }
+
+        long longestChaosShuffleStallMillis() {
+            return chaos.stream().mapToLong(Phase::longestShuffleStallMillis).max().orElse(0);
         }
 
         int stops() {
@@ -169,12 +180,14 @@ final class CoordinatorChaosRun {
             for (int j = 0; j < s.jobs(); j++) {
                 fs.delete(out(tag, j), true);
                 JobConf conf = cluster.jobConf(true);
-                // Reducers start with the maps: the shuffle spans the whole job, so every outage meets one.
+                // Reducers start with the maps, so they fetch each map output as soon as it exists. (The shuffle
+                // still takes only a small part of a job: the paced capacity is what stretches it over outages.)
                 conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 0.0f);
                 running.add(BackgroundTeraSort.submit(conf, s.reduces(), in, out(tag, j)));
             }
             List<Long> walls = new ArrayList<>();
-            ProgressMonitor monitor = ProgressMonitor.start(running, cluster, 250);
+            ProgressMonitor monitor = ProgressMonitor.start(running, cluster, 250,
+                    monkey == null ? () -> false : monkey::primaryDown);
             try {
                 for (BackgroundTeraSort job : running) {
                     walls.add(job.await());
@@ -183,8 +196,10 @@ final class CoordinatorChaosRun {
                 monitor.close();
             }
             List<ChaosMonkey.Outage> outages = monkey == null ? List.of() : monkey.outages();
-            return new PhaseRun(new Phase(name, walls, monitor.longestStallMillis(), monitor.fractionIn(Mode.FALLBACK),
-                    outages));
+            return new PhaseRun(new Phase(name, walls, monitor.longestStallMillis(),
+                    monitor.longestShuffleStallMillis(), monitor.bytesRelayed(), monitor.fractionWithOpenStreams(),
+                    monitor.samplesWithOpenStreamsInOutage(),
+                    monitor.fractionIn(Mode.FALLBACK), outages));
         } finally {
             for (BackgroundTeraSort job : running) {
                 if (!job.exited()) {

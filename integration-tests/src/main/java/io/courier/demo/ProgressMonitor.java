@@ -7,10 +7,12 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import io.courier.coordinator.client.Mode;
 import io.courier.it.MiniCourierCluster;
 import io.courier.shuffle.coordination.ProxyCoordination;
+import io.courier.shuffle.proxy.relay.RelayStats;
 import io.courier.shuffle.nm.CourierShuffleHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +20,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches concurrent jobs and the NodeManagers' proxies every {@code periodMillis} on its own thread
  * ({@code progress-monitor}, stopped by {@link #close()}): the longest stretch in which some job was running and
- * none made progress (map + reduce progress as the ApplicationMaster reports it) — the stall — and how long the
- * proxies spent in each coordination mode. Started and closed by one thread; the results are read after close.
+ * none made progress (map + reduce progress as the ApplicationMaster reports it) — the job stall; the longest
+ * stretch in which some reducer had a segment stream open at its proxy and no proxy relayed a byte — the shuffle
+ * stall; and how long the proxies spent in each coordination mode. Started and closed by one thread; the results
+ * are read after close.
+ *
+ * <p>Why two stalls: the job stall includes everything YARN does between progress reports (TeraSort's client
+ * sampling its input, ApplicationMasters waiting for containers, a reducer's progress moving only when a whole
+ * map output has arrived), which varies by tens of seconds from run to run on a loaded host. The shuffle stall is
+ * what a coordinator outage could cause — a fetch waiting for a decision — and nothing else.
  */
 final class ProgressMonitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressMonitor.class);
@@ -33,10 +42,19 @@ final class ProgressMonitor implements AutoCloseable {
     private long lastProgressNanos = System.nanoTime();
     private long longestStallMillis;
     private long longestStallEndedAtMillis;
+    private long lastRelayed = -1;
+    private long lastShuffleProgressNanos = System.nanoTime();
+    private long longestShuffleStallMillis;
+    private long relayedAtStart = -1;
+    private long samplesWithOpenStreams;
+    private long samplesWithOpenStreamsInOutage;
+    private final BooleanSupplier primaryDown;
     private final long t0 = System.nanoTime();
     private long samples;
 
-    private ProgressMonitor(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis) {
+    private ProgressMonitor(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis,
+            BooleanSupplier primaryDown) {
+        this.primaryDown = primaryDown;
         this.jobs = new ArrayList<>(jobs);
         this.cluster = cluster;
         this.periodMillis = periodMillis;
@@ -49,8 +67,10 @@ final class ProgressMonitor implements AutoCloseable {
         });
     }
 
-    static ProgressMonitor start(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis) {
-        ProgressMonitor m = new ProgressMonitor(jobs, cluster, periodMillis);
+    /** {@code primaryDown}: whether the primary coordinator is stopped at a sample (called on the monitor's thread). */
+    static ProgressMonitor start(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis,
+            BooleanSupplier primaryDown) {
+        ProgressMonitor m = new ProgressMonitor(jobs, cluster, periodMillis, primaryDown);
         m.thread.scheduleWithFixedDelay(m::sample, 0, periodMillis, TimeUnit.MILLISECONDS);
         return m;
     }
@@ -81,12 +101,34 @@ final class ProgressMonitor implements AutoCloseable {
                     longestStallEndedAtMillis = TimeUnit.NANOSECONDS.toMillis(now - t0);
                 }
             }
+            long relayed = 0;
+            long openStreams = 0;
             for (int i = 0; i < cluster.nodeManagerCount(); i++) {
                 if (cluster.auxService(i) instanceof CourierShuffleHandler h) {
                     ProxyCoordination c = h.coordination();
                     Mode m = c == null ? Mode.FALLBACK : c.mode();
                     modeSamples.merge(m, 1L, Long::sum);
+                    RelayStats r = h.proxy().relayStats();
+                    relayed += r.bytesRelayed();
+                    openStreams += r.streamsOpened() - r.streamsCompleted() - r.streamsFailed()
+                            - r.streamsCancelled();
                 }
+            }
+            if (relayedAtStart < 0) {
+                relayedAtStart = relayed;
+            }
+            if (openStreams > 0) {
+                samplesWithOpenStreams++;
+                if (primaryDown.getAsBoolean()) {
+                    samplesWithOpenStreamsInOutage++;
+                }
+            }
+            if (relayed != lastRelayed || openStreams <= 0) {
+                lastRelayed = relayed;
+                lastShuffleProgressNanos = now;
+            } else {
+                longestShuffleStallMillis = Math.max(longestShuffleStallMillis,
+                        TimeUnit.NANOSECONDS.toMillis(now - lastShuffleProgressNanos));
             }
             samples++;
         } catch (Exception e) {
@@ -97,6 +139,31 @@ final class ProgressMonitor implements AutoCloseable {
     /** The longest stretch without progress of any running job, ms (a multiple of the period, give or take). */
     synchronized long longestStallMillis() {
         return longestStallMillis;
+    }
+
+    /**
+     * The longest stretch in which some reducer had a segment stream open at its node's proxy and no proxy of the
+     * cluster relayed a byte, ms (a multiple of the period, give or take).
+     */
+    synchronized long longestShuffleStallMillis() {
+        return longestShuffleStallMillis;
+    }
+
+    /**
+     * Bytes the proxies relayed to reducers while the monitor ran, and the fraction of samples in which some
+     * reducer had a stream open: evidence that the shuffle stall was measured on a live shuffle.
+     */
+    synchronized long bytesRelayed() {
+        return lastRelayed < 0 || relayedAtStart < 0 ? 0 : lastRelayed - relayedAtStart;
+    }
+
+    synchronized double fractionWithOpenStreams() {
+        return samples == 0 ? 0 : samplesWithOpenStreams / (double) samples;
+    }
+
+    /** Samples in which some reducer had a stream open while the primary coordinator was stopped. */
+    synchronized long samplesWithOpenStreamsInOutage() {
+        return samplesWithOpenStreamsInOutage;
     }
 
     /** When the longest stall ended, ms after the monitor started. */
