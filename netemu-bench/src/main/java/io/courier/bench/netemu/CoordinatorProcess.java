@@ -46,7 +46,7 @@ final class CoordinatorProcess implements AutoCloseable {
             long capacityBytesPerSec, Path log, Path pidFile, long timeoutMillis) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
-                "-Djava.net.preferIPv4Stack=true",
+                "-Djava.net.preferIPv4Stack=true", "-Dlog4j.configuration=netemu-coordinator-log4j.properties",
                 "-Dcourier.coordinator.default-capacity.up=" + capacityBytesPerSec,
                 "-Dcourier.coordinator.default-capacity.down=" + capacityBytesPerSec,
                 "-cp", System.getProperty("java.class.path"), "io.courier.coordinator.CoordinatorMain",
