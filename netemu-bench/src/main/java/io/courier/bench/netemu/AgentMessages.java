@@ -61,14 +61,19 @@ final class AgentMessages {
     record ReducerResult(int partition, long startNanos, long endNanos, long bytes, long maps, String error) {
     }
 
-    /** The answer: PREPARE gives the written partition lengths (per map, concatenated), RUN the reducers. */
-    record Response(boolean ok, String error, long[] partLengths, List<ReducerResult> reducers, long pid) {
+    /**
+     * The answer: PREPARE gives the written partition lengths (per map, concatenated), RUN the reducers; a
+     * coordinated RUN sets {@code uncoordinated} when the host's proxy was seen not following the coordinator
+     * (fallen back to decentralized scheduling) while its reducers ran (sampled every 20 ms).
+     */
+    record Response(boolean ok, String error, long[] partLengths, List<ReducerResult> reducers, long pid,
+                    boolean uncoordinated) {
         static Response success() {
-            return new Response(true, null, null, null, ProcessHandle.current().pid());
+            return new Response(true, null, null, null, ProcessHandle.current().pid(), false);
         }
 
         static Response failure(String error) {
-            return new Response(false, error, null, null, ProcessHandle.current().pid());
+            return new Response(false, error, null, null, ProcessHandle.current().pid(), false);
         }
     }
 }

@@ -209,7 +209,7 @@ final class BenchRunner {
 
         TcQdiscStats sw0 = testbed.switchPorts();
         HostCounters counters0 = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic));
-        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids);
+        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
         long ticks0 = Testbed.ticksOf(agentPids);
@@ -236,6 +236,7 @@ final class BenchRunner {
             futures.add(perHost);
         }
         List<String> errors = new ArrayList<>();
+        java.util.Set<Integer> fellBack = new java.util.TreeSet<>();
         List<Double> ccts = new ArrayList<>();
         double ideal = 0;
         long lastEnd = t0;
@@ -244,9 +245,14 @@ final class BenchRunner {
             long start = t0 + (long) (spec.arrivalSec() * 1e9);
             long end = start;
             long[] expected = p.expectedPerPartition().get(c);
-            for (Future<AgentMessages.Response> f : futures.get(c)) {
+            for (int h = 0; h < futures.get(c).size(); h++) {
+                Future<AgentMessages.Response> f = futures.get(c).get(h);
                 try {
-                    for (AgentMessages.ReducerResult r : f.get().reducers()) {
+                    AgentMessages.Response resp = f.get();
+                    if (resp.uncoordinated()) {
+                        fellBack.add(agents.get(h).host());
+                    }
+                    for (AgentMessages.ReducerResult r : resp.reducers()) {
                         end = Math.max(end, r.endNanos());
                         if (r.error() != null) {
                             errors.add(r.error());
@@ -303,6 +309,10 @@ final class BenchRunner {
         if (mode == Mode.COURIER && "bulk".equals(s.family()) && efficiency < MIN_BULK_EFFICIENCY) {
             invalid.add(String.format("merged bulk efficiency %.2f < %.1f (emulator starved)", efficiency,
                     MIN_BULK_EFFICIENCY));
+        }
+        if (!fellBack.isEmpty()) {
+            invalid.add("coordinated proxies of hosts " + fellBack + " fell back to decentralized scheduling during"
+                    + " the run (coordinator silent for the client's ack timeout)");
         }
         if (nicDrops > 0) {
             invalid.add(nicDrops + " host NIC drops (the switch must be the only bottleneck)");

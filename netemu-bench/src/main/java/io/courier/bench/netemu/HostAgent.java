@@ -193,7 +193,7 @@ final class HostAgent {
             System.arraycopy(lengths, 0, all, m * req.partitions(), lengths.length);
         }
         registerJob(coflow);
-        return new AgentMessages.Response(true, null, all, null, ProcessHandle.current().pid());
+        return new AgentMessages.Response(true, null, all, null, ProcessHandle.current().pid(), false);
     }
 
     /** Gives the job's token to every shuffle service of this host, as the NodeManager does for a job's task. */
@@ -327,10 +327,25 @@ final class HostAgent {
                 fs.add(pool.submit(r::call));
             }
             List<AgentMessages.ReducerResult> results = new ArrayList<>();
+            boolean coordinatedRun = req.mode() == Mode.COURIER_COORD;
+            boolean fellBack = false;
             for (Future<AgentMessages.ReducerResult> f : fs) {
-                results.add(f.get());
+                while (true) {
+                    try {
+                        results.add(f.get(20, TimeUnit.MILLISECONDS));
+                        break;
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        // While the reducers run: did the proxy stop following the coordinator?
+                        fellBack |= coordinatedRun && !coordinated(service);
+                    }
+                }
             }
-            return new AgentMessages.Response(true, null, null, results, ProcessHandle.current().pid());
+            fellBack |= coordinatedRun && !coordinated(service);
+            if (fellBack) {
+                LOG.warn("host {}: coflow {}: the coordinated proxy fell back to decentralized scheduling during the"
+                        + " run", host, req.coflow());
+            }
+            return new AgentMessages.Response(true, null, null, results, ProcessHandle.current().pid(), fellBack);
         } finally {
             pool.shutdownNow();
             for (ReducerRun r : runs) {
