@@ -6,7 +6,10 @@
 #                        (bfifo QLIMIT_BYTES, default 225000 as in the Courier paper); host NICs shaped to RATE
 #                        with a large packet FIFO (HOST_QLEN) so that only the switch drops; offloads off on both
 #                        ends of every veth; static ARP and bridge FDB; bridge netfilter off; congestion control CC
-#                        (default cubic) as every namespace's default.
+#                        (default cubic) as every namespace's default. Always also a management network for
+#                        control traffic that must not cross the emulated switch (the Courier coordinator's
+#                        Artery TCP): in each host namespace mgmt0 = ${MGMT_SUBNET}.i, veth to a root-namespace
+#                        bridge ${PREFIX}mg = ${MGMT_SUBNET}.254; unshaped, no qdisc of ours, offloads untouched.
 #   netemu.sh teardown   stops every process this script started (by PID file) and anything still running in
 #                        its namespaces (by PID), deletes the namespaces (veths and bridge go with them) and
 #                        restores the global sysctl it changed. Idempotent.
@@ -18,8 +21,8 @@
 #   netemu.sh exec HOST CMD...                  runs CMD in host namespace HOST (1..N)
 #
 # Knobs (environment): N (8), RATE (50mbit), QLIMIT_BYTES (225000), HOST_QLEN (10000 packets), HOST_SHAPE (1),
-# CC (cubic), RTO_MIN_US (unset: kernel default 200 ms), PREFIX (cne-), SUBNET (10.201.0), STATE_DIR
-# (/run/courier-netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
+# CC (cubic), RTO_MIN_US (unset: kernel default 200 ms), PREFIX (cne-), SUBNET (10.201.0), MGMT_SUBNET (10.202.0;
+# must differ from SUBNET), STATE_DIR (/run/courier-netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
 # Facts, numbers and pitfalls behind these choices: docs/benchmarks.md "Emulated network (netemu)".
 set -euo pipefail
 
@@ -31,6 +34,7 @@ HOST_SHAPE=${HOST_SHAPE:-1}
 CC=${CC:-cubic}
 PREFIX=${PREFIX:-cne-}
 SUBNET=${SUBNET:-10.201.0}
+MGMT_SUBNET=${MGMT_SUBNET:-10.202.0}
 STATE_DIR=${STATE_DIR:-/run/courier-netemu}
 SW="${PREFIX}sw"
 
@@ -55,6 +59,8 @@ ensure_tools() {
 mac_of() { printf '02:cc:00:00:%02x:%02x' $(($1 / 256)) $(($1 % 256)); }
 host_ns() { echo "${PREFIX}h$1"; }
 host_ip() { echo "${SUBNET}.$1"; }
+mgmt_ip() { echo "${MGMT_SUBNET}.$1"; }
+MGMT_BR="${PREFIX}mg"
 
 our_namespaces() { ip netns list 2>/dev/null | awk '{print $1}' | grep "^${PREFIX}" || true; }
 
@@ -81,11 +87,14 @@ cmd_setup() {
   ensure_tools
   [ -z "$(our_namespaces)" ] || die "namespaces ${PREFIX}* exist already; run '$0 teardown' first"
   [ "$N" -ge 2 ] && [ "$N" -le 250 ] || die "N must be 2..250, got $N"
+  [ "$MGMT_SUBNET" != "$SUBNET" ] || die "MGMT_SUBNET must differ from SUBNET ($SUBNET)"
+  if ip -o link show "$MGMT_BR" >/dev/null 2>&1; then die "link $MGMT_BR exists already; run '$0 teardown' first"; fi
   mkdir -p "$STATE_DIR"
   : > "$STATE_DIR/pids"
   # Written first: a failed setup can always be torn down.
-  printf 'N=%s\nRATE=%s\nQLIMIT_BYTES=%s\nHOST_QLEN=%s\nHOST_SHAPE=%s\nCC=%s\nPREFIX=%s\nSUBNET=%s\n' \
-    "$N" "$RATE" "$QLIMIT_BYTES" "$HOST_QLEN" "$HOST_SHAPE" "$CC" "$PREFIX" "$SUBNET" > "$STATE_DIR/config"
+  printf 'N=%s\nRATE=%s\nQLIMIT_BYTES=%s\nHOST_QLEN=%s\nHOST_SHAPE=%s\nCC=%s\nPREFIX=%s\nSUBNET=%s\nMGMT_SUBNET=%s\n' \
+    "$N" "$RATE" "$QLIMIT_BYTES" "$HOST_QLEN" "$HOST_SHAPE" "$CC" "$PREFIX" "$SUBNET" "$MGMT_SUBNET" \
+    > "$STATE_DIR/config"
   trap 'log "setup failed; tearing down"; cmd_teardown' ERR
   allow_cc
 
@@ -98,6 +107,12 @@ cmd_setup() {
   done
   ip -n "$SW" link set br0 type bridge stp_state 0 forward_delay 0
   ip -n "$SW" link set br0 up
+  # Management network (root namespace side): a plain bridge; its veths die with the host namespaces, the bridge
+  # is removed by teardown's sweep of ${PREFIX}* links.
+  ip link add "$MGMT_BR" type bridge
+  ip link set "$MGMT_BR" type bridge stp_state 0 forward_delay 0
+  ip addr add "${MGMT_SUBNET}.254/24" dev "$MGMT_BR"
+  ip link set "$MGMT_BR" up
 
   local i j
   for i in $(seq 1 "$N"); do
@@ -136,6 +151,14 @@ cmd_setup() {
         burst 3028 cburst 3028 quantum 1514
       ip netns exec "$h" tc qdisc add dev eth0 parent 1:10 handle 10: pfifo limit "$HOST_QLEN"
     fi
+    # Management interface: unshaped, never crosses the emulated switch.
+    ip link add "${PREFIX}m$i" type veth peer name "${PREFIX}n$i"
+    ip link set "${PREFIX}n$i" netns "$h"
+    ip -n "$h" link set "${PREFIX}n$i" name mgmt0
+    ip -n "$h" addr add "$(mgmt_ip "$i")/24" dev mgmt0
+    ip -n "$h" link set mgmt0 up
+    ip link set "${PREFIX}m$i" master "$MGMT_BR"
+    ip link set "${PREFIX}m$i" up
     # Static forwarding entry: the bridge never floods.
     ip netns exec "$SW" bridge fdb replace "$(mac_of "$i")" dev "p$i" master static
   done
@@ -146,7 +169,8 @@ cmd_setup() {
     done
   done
   trap - ERR
-  log "up: $N hosts ${SUBNET}.1-$N, switch ports $RATE with bfifo $QLIMIT_BYTES B, CC $CC"
+  log "up: $N hosts ${SUBNET}.1-$N, switch ports $RATE with bfifo $QLIMIT_BYTES B, CC $CC;" \
+    "management ${MGMT_SUBNET}.1-$N via $MGMT_BR (${MGMT_SUBNET}.254)"
 }
 
 # stop_pid PID: TERM, then KILL after 5 s. Only PIDs this script recorded or found inside its namespaces.
@@ -165,7 +189,8 @@ cmd_stop_agents() {
 
 cmd_teardown() {
   need_root
-  [ -f "$STATE_DIR/config" ] && { PREFIX=$(sed -n 's/^PREFIX=//p' "$STATE_DIR/config"); SW="${PREFIX}sw"; }
+  [ -f "$STATE_DIR/config" ] && { PREFIX=$(sed -n 's/^PREFIX=//p' "$STATE_DIR/config"); SW="${PREFIX}sw"
+    MGMT_BR="${PREFIX}mg"; }
   cmd_stop_agents
   local ns pid
   for ns in $(our_namespaces); do
@@ -180,7 +205,8 @@ cmd_teardown() {
   rm -f "$STATE_DIR/config" "$STATE_DIR/pids" "$STATE_DIR"/agent-*.sock "$STATE_DIR"/agent-*.log
   rm -rf "$STATE_DIR/work"
   rmdir "$STATE_DIR" 2>/dev/null || true
-  # veth pairs die with their namespace; a half-built pair left in the root namespace is ours by its prefix.
+  # veth pairs die with their namespace; a half-built pair left in the root namespace, and the management bridge
+  # ${PREFIX}mg, are ours by their prefix.
   local l
   for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1 | grep "^${PREFIX}" || true); do
     ip link del "$l" 2>/dev/null || true
@@ -195,6 +221,7 @@ cmd_status() {
   [ -f "$STATE_DIR/config" ] && cat "$STATE_DIR/config"
   echo "namespaces: $(echo "$nss" | tr '\n' ' ')"
   echo "allowed CC: $(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control)"
+  ip -br addr show "$MGMT_BR" 2>/dev/null || true
   [ -f "$STATE_DIR/pids" ] && echo "agent pids: $(awk '{print $1}' "$STATE_DIR/pids" | tr '\n' ' ')"
   ip netns exec "$SW" tc -s qdisc show | grep -E '^qdisc (htb|bfifo)|dropped' || true
 }
@@ -222,7 +249,7 @@ cmd_start_agents() {
     # ip netns exec execs the JVM: $! is the JVM itself. nice -n -10: the emulated hosts outrank builds.
     # shellcheck disable=SC2086
     ip netns exec "$(host_ns "$i")" nice -n -10 "${JAVA:-java}" $AGENT_JAVA_OPTS $HADOOP_OPENS -cp "$cp" "$MAIN" \
-      agent --host "$i" --ip "$(host_ip "$i")" --socket "$STATE_DIR/agent-$i.sock" --dir "$STATE_DIR/work/h$i" \
+      agent --host "$i" --ip "$(host_ip "$i")" --mgmt-ip "$(mgmt_ip "$i")" --socket "$STATE_DIR/agent-$i.sock" --dir "$STATE_DIR/work/h$i" \
       > "$STATE_DIR/agent-$i.log" 2>&1 &
     echo "$! agent-$i" >> "$STATE_DIR/pids"
   done
@@ -254,7 +281,7 @@ cmd_bench() {
   cmd_start_agents "$CP"
   # shellcheck disable=SC2086
   "${JAVA:-java}" -Xmx512m $HADOOP_OPENS -cp "$CP" "$MAIN" run --hosts "$N" --rate-mbit "$rate_mbit" \
-    --socket-dir "$STATE_DIR" --out "$BENCH_OUT" --prefix "$PREFIX" --subnet "$SUBNET" \
+    --socket-dir "$STATE_DIR" --out "$BENCH_OUT" --prefix "$PREFIX" --subnet "$SUBNET" --mgmt-subnet "$MGMT_SUBNET" \
     --config "queue=bfifo $QLIMIT_BYTES B per switch port,congestion control=$CC,host NIC queue=pfifo $HOST_QLEN" \
     "$@"
 }

@@ -7,6 +7,8 @@ final class BenchIds {
     /** Hadoop's default shuffle port; the Courier proxy listens on the next port. */
     static final int SHUFFLE_PORT = 13562;
     static final int PROXY_PORT_OFFSET = 1;
+    /** The coordinated shuffle service's port (mode COURIER_COORD); its proxy listens on the next port. */
+    static final int COORD_SHUFFLE_PORT = 13572;
 
     private BenchIds() {
     }

@@ -15,10 +15,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs scenarios on the running agents: prepares each scenario's map outputs once (the same bytes for both
- * modes), then repeats stock and Courier interleaved (S C C S S C ...), each run started on every host at one
- * CLOCK_MONOTONIC deadline, and measures it (CCT, switch drops, TCP counters, connections, CPU) with the validity
- * checks of the research note. Owner of its request threads; used from one thread.
+ * Runs scenarios on the running agents: prepares each scenario's map outputs once (the same bytes for every
+ * mode), then repeats the modes interleaved (two: S C, C S, ...; three rotated: S C K, C K S, K S C, ...), each run
+ * started on every host at one CLOCK_MONOTONIC deadline, and measures it (CCT, switch drops, TCP counters,
+ * connections, CPU) with the validity checks of the research note. Every run is its own job per coflow (the
+ * prepared outputs hard-linked under fresh job ids, finished after the run), so that with a coordinator each run's
+ * coflows are new and complete when the run ends. Owner of its request threads; used from one thread.
  */
 final class BenchRunner {
     private static final Logger LOG = LoggerFactory.getLogger(BenchRunner.class);
@@ -33,6 +35,10 @@ final class BenchRunner {
     private final List<AgentClient> agents;
     private final List<Long> agentPids;
     private final long rateBitsPerSec;
+    private final List<Mode> modes;
+    /** The coordinator's scheduler (mode labels); its process's PIDs (empty without one), CPU kept apart. */
+    private final String scheduler;
+    private final List<Long> coordinatorPids;
     private final int cpus = Runtime.getRuntime().availableProcessors();
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "netemu-coordinator");
@@ -41,11 +47,15 @@ final class BenchRunner {
     });
     private int nextCoflow = 1;
 
-    BenchRunner(Testbed testbed, List<AgentClient> agents, List<Long> agentPids, long rateBitsPerSec) {
+    BenchRunner(Testbed testbed, List<AgentClient> agents, List<Long> agentPids, long rateBitsPerSec,
+            List<Mode> modes, String scheduler, List<Long> coordinatorPids) {
         this.testbed = testbed;
         this.agents = agents;
         this.agentPids = agentPids;
         this.rateBitsPerSec = rateBitsPerSec;
+        this.modes = List.copyOf(modes);
+        this.scheduler = scheduler;
+        this.coordinatorPids = List.copyOf(coordinatorPids);
     }
 
     static List<AgentClient> clients(Path socketDir, int hosts) {
@@ -75,25 +85,22 @@ final class BenchRunner {
                 if (first) {
                     for (int w = 0; w < warmups; w++) {
                         LOG.info("warm-up {} of {}: {}", w + 1, warmups, s.label());
-                        run(p, Mode.STOCK, -1);
-                        run(p, Mode.COURIER, -1);
+                        for (Mode m : modes) {
+                            run(p, m, -1);
+                        }
                     }
                     first = false;
                 }
                 int n = s.repeats() > 0 && !forceRepeats ? s.repeats() : repeats;
                 for (int r = 0; r < n; r++) {
-                    List<Mode> order = new ArrayList<>(List.of(Mode.STOCK, Mode.COURIER));
-                    if (r % 2 == 1) {
-                        Collections.reverse(order);
-                    }
-                    for (Mode m : order) {
+                    for (Mode m : Mode.order(modes, r)) {
                         RunRecord rec = run(p, m, r);
                         out.add(rec);
                         sink.accept(rec);
                     }
                 }
             } finally {
-                finish(p);
+                finish(p.ids());
             }
         }
         return out;
@@ -107,8 +114,8 @@ final class BenchRunner {
         for (CoflowSpec c : s.coflows()) {
             int id = nextCoflow++;
             int partitions = hosts * c.reducersPerHost();
-            AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.PREPARE, id, hosts,
-                    c.mapsPerHost(), partitions, c.segmentBytes(), null, 0, null, 0);
+            AgentMessages.Request req = AgentMessages.Request.prepare(id, hosts, c.mapsPerHost(), partitions,
+                    c.segmentBytes());
             List<Future<AgentMessages.Response>> fs = new ArrayList<>();
             for (AgentClient a : agents) {
                 fs.add(pool.submit(() -> a.call(req)));
@@ -136,10 +143,10 @@ final class BenchRunner {
         return new Prepared(s, ids, expected, remote);
     }
 
-    private void finish(Prepared p) {
-        for (int id : p.ids()) {
-            AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.FINISH, id, 0, 0, 0, 0, null, 0,
-                    null, 0);
+    /** Ends the jobs on every host (their coflows complete at a coordinator); failures are logged only. */
+    private void finish(List<Integer> ids) {
+        for (int id : ids) {
+            AgentMessages.Request req = AgentMessages.Request.finish(id);
             for (AgentClient a : agents) {
                 try {
                     a.call(req);
@@ -150,36 +157,70 @@ final class BenchRunner {
         }
     }
 
+    /** Fresh job ids for one run of {@code p}: the prepared outputs linked under them on every host. */
+    private List<Integer> link(Prepared p) throws Exception {
+        List<Integer> ids = new ArrayList<>();
+        try {
+            for (int c = 0; c < p.ids().size(); c++) {
+                int id = nextCoflow++;
+                ids.add(id);
+                AgentMessages.Request req = AgentMessages.Request.link(p.ids().get(c), id,
+                        p.scenario().coflows().get(c).mapsPerHost());
+                List<Future<AgentMessages.Response>> fs = new ArrayList<>();
+                for (AgentClient a : agents) {
+                    fs.add(pool.submit(() -> a.call(req)));
+                }
+                for (Future<AgentMessages.Response> f : fs) {
+                    f.get();
+                }
+            }
+        } catch (Exception e) {
+            finish(ids);
+            throw e;
+        }
+        return ids;
+    }
+
     /** Time between sending RUN and the coflows' start; a run whose set-up overruns it starts late, visibly. */
     private static final long START_LEAD_MILLIS = 1500;
 
     private RunRecord run(Prepared p, Mode mode, int repeat) throws Exception {
+        List<Integer> ids = link(p);
+        try {
+            return run(p, ids, mode, repeat);
+        } finally {
+            finish(ids);
+        }
+    }
+
+    private RunRecord run(Prepared p, List<Integer> ids, Mode mode, int repeat) throws Exception {
         Scenario s = p.scenario();
         int hosts = testbed.hosts();
         // Idle check: foreign CPU over one second before the run (our agents idle, so all busy time is foreign
-        // or our coordinator's), and the load average.
-        long agentTicks0 = Testbed.ticksOf(agentPids);
+        // or our driver's), and the load average. The agents' and the coordinator's CPU are ours, not foreign.
+        long agentTicks0 = Testbed.ticksOf(agentPids) + Testbed.ticksOf(coordinatorPids);
         CpuTimes idle0 = Testbed.cpu();
         Thread.sleep(1000);
         CpuTimes idle1 = Testbed.cpu();
-        long agentTicks1 = Testbed.ticksOf(agentPids);
+        long agentTicks1 = Testbed.ticksOf(agentPids) + Testbed.ticksOf(coordinatorPids);
         double otherBefore = Math.max(0, idle1.busyCoresSince(idle0, cpus)
                 - cpus * (double) (agentTicks1 - agentTicks0) / Math.max(1, idle1.total() - idle0.total()));
         double load = Testbed.loadavg1();
 
         TcQdiscStats sw0 = testbed.switchPorts();
         HostCounters counters0 = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic));
-        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids);
+        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
         long ticks0 = Testbed.ticksOf(agentPids);
+        long coordTicks0 = Testbed.ticksOf(coordinatorPids);
         sampler.start();
         // The lead covers the agents' reducer set-up (ReducerRun.prepare) before the common start.
         long t0 = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_LEAD_MILLIS);
         List<List<Future<AgentMessages.Response>>> futures = new ArrayList<>();
         for (int c = 0; c < s.coflows().size(); c++) {
             CoflowSpec spec = s.coflows().get(c);
-            int id = p.ids().get(c);
+            int id = ids.get(c);
             long start = t0 + (long) (spec.arrivalSec() * 1e9);
             List<Future<AgentMessages.Response>> perHost = new ArrayList<>();
             for (AgentClient a : agents) {
@@ -187,14 +228,15 @@ final class BenchRunner {
                 for (int r = 0; r < spec.reducersPerHost(); r++) {
                     reducers.add((a.host() - 1) * spec.reducersPerHost() + r);
                 }
-                AgentMessages.Request req = new AgentMessages.Request(AgentMessages.Op.RUN, id, hosts,
-                        spec.mapsPerHost(), hosts * spec.reducersPerHost(), spec.segmentBytes(), mode,
-                        spec.parallelCopies(), reducers, start);
+                AgentMessages.Request req = AgentMessages.Request.run(id, hosts, spec.mapsPerHost(),
+                        hosts * spec.reducersPerHost(), spec.segmentBytes(), mode, spec.parallelCopies(), reducers,
+                        start);
                 perHost.add(pool.submit(() -> a.call(req)));
             }
             futures.add(perHost);
         }
         List<String> errors = new ArrayList<>();
+        java.util.Set<Integer> fellBack = new java.util.TreeSet<>();
         List<Double> ccts = new ArrayList<>();
         double ideal = 0;
         long lastEnd = t0;
@@ -203,14 +245,19 @@ final class BenchRunner {
             long start = t0 + (long) (spec.arrivalSec() * 1e9);
             long end = start;
             long[] expected = p.expectedPerPartition().get(c);
-            for (Future<AgentMessages.Response> f : futures.get(c)) {
+            for (int h = 0; h < futures.get(c).size(); h++) {
+                Future<AgentMessages.Response> f = futures.get(c).get(h);
                 try {
-                    for (AgentMessages.ReducerResult r : f.get().reducers()) {
+                    AgentMessages.Response resp = f.get();
+                    if (resp.uncoordinated()) {
+                        fellBack.add(agents.get(h).host());
+                    }
+                    for (AgentMessages.ReducerResult r : resp.reducers()) {
                         end = Math.max(end, r.endNanos());
                         if (r.error() != null) {
                             errors.add(r.error());
                         } else if (r.bytes() != expected[r.partition()]) {
-                            errors.add("coflow " + p.ids().get(c) + " reducer " + r.partition() + " (" + mode
+                            errors.add("coflow " + ids.get(c) + " reducer " + r.partition() + " (" + mode
                                     + ") got " + r.bytes() + " bytes, expected " + expected[r.partition()]);
                         }
                     }
@@ -229,6 +276,7 @@ final class BenchRunner {
         sampler.stop();
         CpuTimes cpu1 = Testbed.cpu();
         long ticks1 = Testbed.ticksOf(agentPids);
+        long coordTicks1 = Testbed.ticksOf(coordinatorPids);
         TcQdiscStats sw = testbed.switchPorts().minus(sw0);
         HostCounters.Totals net = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic))
                 .since(counters0);
@@ -249,6 +297,7 @@ final class BenchRunner {
         double efficiency = single ? ideal / cct : Double.NaN;
         long dt = Math.max(1, cpu1.total() - cpu0.total());
         double agentCores = cpus * (double) (ticks1 - ticks0) / dt;
+        double coordinatorCores = cpus * (double) (coordTicks1 - coordTicks0) / dt;
         List<String> invalid = new ArrayList<>();
         if (!errors.isEmpty()) {
             invalid.add("reducer errors or wrong byte counts (" + errors.size() + ")");
@@ -261,19 +310,24 @@ final class BenchRunner {
             invalid.add(String.format("merged bulk efficiency %.2f < %.1f (emulator starved)", efficiency,
                     MIN_BULK_EFFICIENCY));
         }
+        if (!fellBack.isEmpty()) {
+            invalid.add("coordinated proxies of hosts " + fellBack + " fell back to decentralized scheduling during"
+                    + " the run (coordinator silent for the client's ack timeout)");
+        }
         if (nicDrops > 0) {
             invalid.add(nicDrops + " host NIC drops (the switch must be the only bottleneck)");
         }
-        RunRecord rec = new RunRecord(s.family(), s.label(), s.x(), mode.name().toLowerCase(), repeat, startedAt,
+        RunRecord rec = new RunRecord(s.family(), s.label(), s.x(), mode.label(scheduler), repeat, startedAt,
                 ccts, cct, median, single ? ideal : Double.NaN, efficiency, sw.totalDrops(), sw.totalPackets(),
                 sw.totalPackets() + sw.totalDrops() == 0 ? 0
                         : 100.0 * sw.totalDrops() / (sw.totalPackets() + sw.totalDrops()),
                 nicDrops, retrans, timeouts, syn, probes, opens, sampler.maxOverHosts(), sampler.maxPerPair(),
-                cpu1.busyCoresSince(cpu0, cpus), cpu1.softirqCoresSince(cpu0, cpus), agentCores, otherBefore, load,
+                cpu1.busyCoresSince(cpu0, cpus), cpu1.softirqCoresSince(cpu0, cpus), agentCores, coordinatorCores,
+                otherBefore, load,
                 (lastEnd - t0) / 1e9, errors.size() > 20 ? errors.subList(0, 20) : errors, invalid.isEmpty(),
                 invalid);
         LOG.info("{} {} #{}: CCT {} s (median {}), drops {}, retrans {}, RTO {}, SYN retx {}, max conns/host {}, "
-                        + "pair {}, other cores before {}{}", s.label(), mode, repeat, fmt(cct), fmt(median),
+                        + "pair {}, other cores before {}{}", s.label(), mode.label(scheduler), repeat, fmt(cct), fmt(median),
                 sw.totalDrops(), retrans, timeouts, syn, sampler.maxOverHosts(), sampler.maxPerPair(),
                 fmt(otherBefore), invalid.isEmpty() ? "" : " INVALID: " + invalid);
         return rec;

@@ -14,15 +14,18 @@ final class ConnectionSampler {
 
     private final Testbed testbed;
     private final List<Long> agentPids;
+    private final java.util.Set<Integer> ignoredPorts;
     private final int[] maxPerHost;
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile int maxPerPair;
     private volatile String error;
     private Thread thread;
 
-    ConnectionSampler(Testbed testbed, List<Long> agentPids) {
+    /** {@code ignoredPorts}: connections on these ports belong to another mode (see {@link Mode#foreignPorts}). */
+    ConnectionSampler(Testbed testbed, List<Long> agentPids, java.util.Set<Integer> ignoredPorts) {
         this.testbed = testbed;
         this.agentPids = agentPids;
+        this.ignoredPorts = ignoredPorts;
         this.maxPerHost = new int[testbed.hosts() + 1];
     }
 
@@ -47,7 +50,7 @@ final class ConnectionSampler {
     private void sampleOnce() {
         for (int h = 1; h <= testbed.hosts(); h++) {
             try {
-                TcpConnections c = testbed.connections(h, agentPids.get(h - 1));
+                TcpConnections c = testbed.connections(h, agentPids.get(h - 1), ignoredPorts);
                 synchronized (maxPerHost) {
                     maxPerHost[h] = Math.max(maxPerHost[h], c.total());
                 }

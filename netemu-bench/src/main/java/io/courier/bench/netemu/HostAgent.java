@@ -1,10 +1,13 @@
 package io.courier.bench.netemu;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.courier.shuffle.coordination.CoordinationConfig;
+import io.courier.shuffle.coordination.ProxyCoordination;
 import io.courier.shuffle.nm.CourierShuffleHandler;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapred.ShuffleHandler;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.apache.hadoop.mapreduce.security.token.JobTokenIdentifier;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -40,7 +43,10 @@ import java.util.stream.Stream;
  * The benchmark's process in one emulated host: the node's shuffle service ({@link CourierShuffleHandler}, i.e.
  * Hadoop's ShuffleHandler on port 13562 plus the Courier proxy on 13563, as a NodeManager runs it) and that
  * host's reducers, driven by the coordinator over a Unix socket (control traffic never crosses the emulated
- * switch). Owner of the handler and of the request threads; {@link #serve} returns after a QUIT request (or the
+ * switch). With COORDINATE it also runs a second shuffle service (ports 13572/13573) whose proxy follows a
+ * Courier coordinator, reached over the management network ({@code --mgmt-ip}); {@link Mode#COURIER_COORD} runs
+ * fetch through it, so that the first proxy stays uncoordinated for {@link Mode#COURIER}. Owner of the handlers and
+ * of the request threads; {@link #serve} returns after a QUIT request (or the
  * process ends on SIGTERM from netemu.sh, whose namespaces go with it) and stops everything it started.
  *
  * <p>Threads: one acceptor (the caller of {@link #serve}); one thread per request connection, so requests run
@@ -53,16 +59,22 @@ final class HostAgent {
 
     private final int host;
     private final String ip;
+    /** This host's address on the management network (the coordinator client binds there). */
+    private final String mgmtIp;
     private final String subnet;
     private final Path socket;
     private final File work;
     private final File localDir;
     private CourierShuffleHandler handler;
+    /** The coordinated shuffle service, once COORDINATE started it; guarded by {@code coordLock} for starting. */
+    private volatile CourierShuffleHandler coordHandler;
+    private final Object coordLock = new Object();
     private volatile ServerSocketChannel server;
 
-    HostAgent(int host, String ip, Path socket, File work) {
+    HostAgent(int host, String ip, String mgmtIp, Path socket, File work) {
         this.host = host;
         this.ip = ip;
+        this.mgmtIp = mgmtIp != null ? mgmtIp : ip;
         this.subnet = ip.substring(0, ip.lastIndexOf('.'));
         this.socket = socket;
         this.work = work;
@@ -75,7 +87,7 @@ final class HostAgent {
             throw new IOException("host " + host + ": cannot create " + localDir);
         }
         handler = new CourierShuffleHandler();
-        handler.init(nmConf());
+        handler.init(nmConf(BenchIds.SHUFFLE_PORT));
         handler.start();
         ExecutorService requests = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "netemu-request");
@@ -103,16 +115,20 @@ final class HostAgent {
         } finally {
             requests.shutdownNow();
             requests.awaitTermination(10, TimeUnit.SECONDS);
+            CourierShuffleHandler ch = coordHandler;
+            if (ch != null) {
+                ch.stop();
+            }
             handler.stop();
             Files.deleteIfExists(socket);
         }
     }
 
-    private Configuration nmConf() {
+    private Configuration nmConf(int shufflePort) {
         Configuration c = new Configuration(false);
         c.set("yarn.nodemanager.address", ip + ":0");
         c.set("yarn.nodemanager.local-dirs", localDir.getAbsolutePath());
-        c.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, BenchIds.SHUFFLE_PORT);
+        c.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, shufflePort);
         c.set("courier.proxy.port", "-1");
         c.set("courier.proxy.port-offset", Integer.toString(BenchIds.PROXY_PORT_OFFSET));
         c.set("courier.proxy.host", ip);
@@ -152,6 +168,10 @@ final class HostAgent {
                 return AgentMessages.Response.success();
             case PREPARE:
                 return prepare(req);
+            case LINK:
+                return link(req);
+            case COORDINATE:
+                return coordinate(req);
             case RUN:
                 return run(req);
             case FINISH:
@@ -172,17 +192,113 @@ final class HostAgent {
                     BenchIds.mapAttempt(coflow, index), sizes, 31L * coflow + index);
             System.arraycopy(lengths, 0, all, m * req.partitions(), lengths.length);
         }
-        handler.initializeApplication(new ApplicationInitializationContext(BenchIds.USER, appId(coflow),
-                jobTokenData(coflow)));
-        return new AgentMessages.Response(true, null, all, null, ProcessHandle.current().pid());
+        registerJob(coflow);
+        return new AgentMessages.Response(true, null, all, null, ProcessHandle.current().pid(), false);
+    }
+
+    /** Gives the job's token to every shuffle service of this host, as the NodeManager does for a job's task. */
+    private void registerJob(int coflow) throws IOException {
+        handler.initializeApplication(registration(coflow));
+        CourierShuffleHandler ch = coordHandler;
+        if (ch != null) {
+            // A context each: ShuffleHandler reads the token out of the context's buffer (it consumes it).
+            ch.initializeApplication(registration(coflow));
+        }
+    }
+
+    private static ApplicationInitializationContext registration(int coflow) throws IOException {
+        return new ApplicationInitializationContext(BenchIds.USER, appId(coflow), jobTokenData(coflow));
+    }
+
+    /** This host's map outputs of the prepared {@code sourceCoflow}, hard-linked under the names of a new job. */
+    private AgentMessages.Response link(AgentMessages.Request req) throws IOException {
+        int from = req.sourceCoflow();
+        int to = req.coflow();
+        for (int m = 0; m < req.mapsPerHost(); m++) {
+            int index = (host - 1) * req.mapsPerHost() + m;
+            File src = SyntheticMapOutputs.attemptDir(localDir, BenchIds.USER, BenchIds.app(from),
+                    BenchIds.mapAttempt(from, index));
+            File dst = SyntheticMapOutputs.attemptDir(localDir, BenchIds.USER, BenchIds.app(to),
+                    BenchIds.mapAttempt(to, index));
+            if (!dst.mkdirs() && !dst.isDirectory()) {
+                throw new IOException("host " + host + ": cannot create " + dst + " for coflow " + to);
+            }
+            for (String f : new String[] {"file.out", "file.out.index"}) {
+                Path s = new File(src, f).toPath();
+                if (!Files.exists(s)) {
+                    throw new IOException("host " + host + ": coflow " + from + " has no " + s + " to link as coflow "
+                            + to + " (not prepared?)");
+                }
+                Files.createLink(new File(dst, f).toPath(), s);
+            }
+        }
+        registerJob(to);
+        return AgentMessages.Response.success();
+    }
+
+    /**
+     * Starts the coordinated shuffle service (once; a repeated COORDINATE with the same coordinator only waits)
+     * and waits until its proxy follows the coordinator.
+     */
+    private AgentMessages.Response coordinate(AgentMessages.Request req) throws Exception {
+        CourierShuffleHandler ch;
+        synchronized (coordLock) {
+            ch = coordHandler;
+            if (ch == null) {
+                Configuration c = nmConf(BenchIds.COORD_SHUFFLE_PORT);
+                c.set(CoordinationConfig.ADDRESS, req.coordinator());
+                c.set(CoordinationConfig.CLIENT_HOST, mgmtIp);
+                c.setLong(CoordinationConfig.CAPACITY, req.capacityBytesPerSec());
+                // A second ShuffleHandler registers a second "ShuffleMetrics" source: Hadoop allows duplicate
+                // source names only in its mini-cluster mode (a JVM-wide switch; this JVM is ours alone).
+                DefaultMetricsSystem.setMiniClusterMode(true);
+                ch = new CourierShuffleHandler();
+                ch.init(c);
+                ch.start();
+                coordHandler = ch;
+                LOG.info("host {}: coordinated proxy {} started towards coordinator {} (client at {}, capacity {}"
+                        + " B/s)", host, ch.proxy().nodeId(), req.coordinator(), mgmtIp, req.capacityBytesPerSec());
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(req.waitMillis());
+        // Polling the client's state: ProxyCoordination offers no completion to wait on.
+        while (!coordinated(ch)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("host " + host + ": proxy " + ch.proxy().nodeId() + " does not follow the "
+                        + "coordinator at " + req.coordinator() + " after " + req.waitMillis() + " ms (mode "
+                        + ch.coordination().mode() + "); see this agent's log");
+            }
+            Thread.sleep(50);
+        }
+        return AgentMessages.Response.success();
+    }
+
+    private static boolean coordinated(CourierShuffleHandler ch) {
+        ProxyCoordination c = ch.coordination();
+        return c != null && c.mode() == io.courier.coordinator.client.Mode.COORDINATED;
     }
 
     private AgentMessages.Response run(AgentMessages.Request req) throws Exception {
-        ByteBuffer meta = handler.getMetaData();
+        CourierShuffleHandler service = handler;
+        int shufflePort = BenchIds.SHUFFLE_PORT;
+        if (req.mode() == Mode.COURIER_COORD) {
+            service = coordHandler;
+            shufflePort = BenchIds.COORD_SHUFFLE_PORT;
+            if (service == null) {
+                throw new IllegalStateException("host " + host + ": coflow " + req.coflow() + " in mode "
+                        + req.mode() + " but no coordinated proxy runs (COORDINATE first)");
+            }
+            if (!coordinated(service)) {
+                throw new IllegalStateException("host " + host + ": coflow " + req.coflow() + ": proxy "
+                        + service.proxy().nodeId() + " does not follow the coordinator now (mode "
+                        + service.coordination().mode() + ")");
+            }
+        }
+        ByteBuffer meta = service.getMetaData();
         List<ReducerRun> runs = new ArrayList<>();
         for (int p : req.reducers()) {
             runs.add(new ReducerRun(req.coflow(), p, req.hosts(), req.mapsPerHost(), req.partitions(), req.mode(),
-                    req.parallelCopies(), subnet, work, meta, ip));
+                    req.parallelCopies(), subnet, shufflePort, work, meta, ip));
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, runs.size()), r -> {
             Thread t = new Thread(r, "netemu-reducer");
@@ -211,10 +327,25 @@ final class HostAgent {
                 fs.add(pool.submit(r::call));
             }
             List<AgentMessages.ReducerResult> results = new ArrayList<>();
+            boolean coordinatedRun = req.mode() == Mode.COURIER_COORD;
+            boolean fellBack = false;
             for (Future<AgentMessages.ReducerResult> f : fs) {
-                results.add(f.get());
+                while (true) {
+                    try {
+                        results.add(f.get(20, TimeUnit.MILLISECONDS));
+                        break;
+                    } catch (java.util.concurrent.TimeoutException e) {
+                        // While the reducers run: did the proxy stop following the coordinator?
+                        fellBack |= coordinatedRun && !coordinated(service);
+                    }
+                }
             }
-            return new AgentMessages.Response(true, null, null, results, ProcessHandle.current().pid());
+            fellBack |= coordinatedRun && !coordinated(service);
+            if (fellBack) {
+                LOG.warn("host {}: coflow {}: the coordinated proxy fell back to decentralized scheduling during the"
+                        + " run", host, req.coflow());
+            }
+            return new AgentMessages.Response(true, null, null, results, ProcessHandle.current().pid(), fellBack);
         } finally {
             pool.shutdownNow();
             for (ReducerRun r : runs) {
@@ -224,7 +355,12 @@ final class HostAgent {
     }
 
     private AgentMessages.Response finish(AgentMessages.Request req) throws IOException {
-        handler.stopApplication(new ApplicationTerminationContext(appId(req.coflow())));
+        ApplicationTerminationContext ctx = new ApplicationTerminationContext(appId(req.coflow()));
+        handler.stopApplication(ctx);
+        CourierShuffleHandler ch = coordHandler;
+        if (ch != null) {
+            ch.stopApplication(ctx); // the job's coflow completes at the coordinator
+        }
         deleteTree(new File(localDir, "usercache/" + BenchIds.USER + "/appcache/" + BenchIds.app(req.coflow()))
                 .toPath());
         return AgentMessages.Response.success();

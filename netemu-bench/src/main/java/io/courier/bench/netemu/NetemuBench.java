@@ -41,6 +41,9 @@ public final class NetemuBench implements Runnable {
         int host;
         @Option(names = "--ip", required = true, description = "this host's address")
         String ip;
+        @Option(names = "--mgmt-ip", description = "this host's management address (coordinator traffic; default"
+                + " --ip)")
+        String mgmtIp;
         @Option(names = "--socket", required = true, description = "Unix control socket path")
         Path socket;
         @Option(names = "--dir", required = true, description = "work directory (map outputs, spills)")
@@ -48,7 +51,7 @@ public final class NetemuBench implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            new HostAgent(host, ip, socket, dir).serve();
+            new HostAgent(host, ip, mgmtIp, socket, dir).serve();
             return 0;
         }
     }
@@ -83,9 +86,42 @@ public final class NetemuBench implements Runnable {
         Integer mixedCoflows;
         @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
         List<String> extra;
+        @Option(names = "--modes", split = ",", defaultValue = "stock,courier,courier+coord",
+                description = "modes to compare, run interleaved: stock, courier (no coordinator: Stream fallback),"
+                        + " courier+coord (a coordinator running --coordinator-scheduler; default: all three)")
+        List<String> modeNames;
+        @Option(names = "--coordinator-scheduler", defaultValue = "varys",
+                description = "the coordinator's scheduler in mode courier+coord (default varys)")
+        String coordinatorScheduler;
+        @Option(names = "--coordinator-epoch-ms", defaultValue = "10", description = "its epoch (default 10 ms)")
+        long coordinatorEpochMillis;
+        @Option(names = "--coordinator-port", defaultValue = "17410",
+                description = "its Artery port on the management bridge (default 17410)")
+        int coordinatorPort;
+        @Option(names = "--coordinator-capacity", description = "port capacity the coordinator schedules, bytes/s"
+                + " (default: the switch port's payload rate, rate/8 x 1448/1514)")
+        Long coordinatorCapacity;
+        @Option(names = "--coordination-timeout-s", defaultValue = "90",
+                description = "how long every proxy may take to follow the coordinator before the run fails")
+        int coordinationTimeoutSec;
+        @Option(names = "--mgmt-subnet", defaultValue = "10.202.0",
+                description = "management network (netemu.sh MGMT_SUBNET); the coordinator binds <subnet>.254")
+        String mgmtSubnet;
+
+        /** The modes of {@code --modes}; refuses bad names (picocli reports the exception). */
+        List<Mode> modes() {
+            return Mode.parseList(modeNames, coordinatorScheduler);
+        }
+
+        /** The port capacity given to the coordinator and the proxies, bytes/s. */
+        long capacityBytesPerSec() {
+            return coordinatorCapacity != null ? coordinatorCapacity
+                    : (long) (rateMbit * 1_000_000L / 8.0 * BenchRunner.PAYLOAD_SHARE);
+        }
 
         @Override
         public Integer call() throws Exception {
+            List<Mode> modes = modes();
             Files.createDirectories(out);
             int reps = repeats != null ? repeats : quick ? 3 : 5;
             List<String> fams = families != null ? families : quick
@@ -104,6 +140,7 @@ public final class NetemuBench implements Runnable {
             config.put("hosts", hosts);
             config.put("switch port rate", rateMbit + " Mbit/s");
             config.put("plan", quick ? "quick" : "full");
+            config.put("modes", modes.stream().map(m -> m.label(coordinatorScheduler)).toList());
             config.put("repeats per mode", reps);
             config.put("families", fams);
             config.put("cpus", Runtime.getRuntime().availableProcessors());
@@ -116,7 +153,17 @@ public final class NetemuBench implements Runnable {
             }
             Path csv = out.resolve("runs.csv");
             Files.deleteIfExists(csv);
-            BenchRunner runner = new BenchRunner(testbed, agents, pids, rateMbit * 1_000_000L);
+            CoordinatorProcess coordinator = null;
+            List<Long> coordinatorPids = new ArrayList<>();
+            if (modes.contains(Mode.COURIER_COORD)) {
+                coordinator = startCoordination(agents);
+                coordinatorPids.add(coordinator.pid());
+                config.put("coordinator", coordinator.scheduler() + " at " + coordinator.address() + ", epoch "
+                        + coordinatorEpochMillis + " ms, port capacity " + capacityBytesPerSec()
+                        + " B/s (proxies pace at the decided rates), own process (CPU: coord column)");
+            }
+            BenchRunner runner = new BenchRunner(testbed, agents, pids, rateMbit * 1_000_000L, modes,
+                    coordinatorScheduler, coordinatorPids);
             long started = System.nanoTime();
             List<RunRecord> runs;
             try {
@@ -129,6 +176,9 @@ public final class NetemuBench implements Runnable {
                 });
             } finally {
                 runner.close();
+                if (coordinator != null) {
+                    coordinator.close();
+                }
             }
             config.put("benchmark wall time", String.format("%.0f s", (System.nanoTime() - started) / 1e9));
             Report.writeAll(out, config, runs);
@@ -136,6 +186,46 @@ public final class NetemuBench implements Runnable {
             System.out.println("netemu: report in " + out.toAbsolutePath() + " (" + Arrays.toString(
                     out.toFile().list()) + ")");
             return 0;
+        }
+
+        /**
+         * Starts the coordinator on the management bridge and every agent's coordinated proxy, and waits until each
+         * follows it; stops the coordinator again when that fails.
+         */
+        private CoordinatorProcess startCoordination(List<AgentClient> agents) throws Exception {
+            String host = mgmtSubnet + ".254";
+            CoordinatorProcess c = CoordinatorProcess.start(host, coordinatorPort, coordinatorScheduler,
+                    coordinatorEpochMillis, capacityBytesPerSec(), out.resolve("coordinator.log"),
+                    socketDir.resolve("pids"), 60_000);
+            try {
+                long waitMillis = coordinationTimeoutSec * 1000L;
+                AgentMessages.Request req = AgentMessages.Request.coordinate(c.address(), capacityBytesPerSec(),
+                        waitMillis);
+                java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                        agents.size());
+                try {
+                    List<java.util.concurrent.Future<AgentMessages.Response>> fs = new ArrayList<>();
+                    for (AgentClient a : agents) {
+                        fs.add(pool.submit(() -> a.call(req)));
+                    }
+                    for (java.util.concurrent.Future<AgentMessages.Response> f : fs) {
+                        try {
+                            f.get(waitMillis + 30_000, java.util.concurrent.TimeUnit.MILLISECONDS);
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            throw new IllegalStateException("coordinated proxies not ready: "
+                                    + e.getCause().getMessage(), e.getCause());
+                        }
+                    }
+                } finally {
+                    pool.shutdownNow();
+                }
+                System.err.println("netemu: coordinator " + coordinatorScheduler + " at " + c.address()
+                        + " (pid " + c.pid() + "); all " + agents.size() + " coordinated proxies follow it");
+                return c;
+            } catch (Exception e) {
+                c.close();
+                throw e;
+            }
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * PNG plots with XChart (as the simulator draws its plots): CCT, switch drops and retransmissions versus fetches
- * per reducer and versus reducers per host, stock vs Courier (median of all runs of a point: the plots show what
+ * per reducer and versus reducers per host, stock vs Courier (and Courier with a coordinator when run; median of all runs of a point: the plots show what
  * was measured, validity is in the summary), and the CDF of coflow completion times of the mixed stream.
  * Stateless.
  */
@@ -45,7 +45,7 @@ final class Plots {
                 + " (median of all runs)").xAxisTitle(xTitle).yAxisTitle(yTitle).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         boolean any = false;
-        for (String mode : new String[] {"stock", "courier"}) {
+        for (String mode : Report.modes(runs)) {
             TreeMap<Double, List<Double>> byX = new TreeMap<>();
             for (RunRecord r : runs) {
                 if (r.family().equals(family) && r.mode().equals(mode)) {
@@ -60,7 +60,7 @@ final class Plots {
             for (List<Double> v : byX.values()) {
                 ys.add(Stats.minMedMax(v)[1]);
             }
-            chart.addSeries(mode.equals("stock") ? "stock Hadoop" : "Courier", xs, ys);
+            chart.addSeries(Report.displayName(mode), xs, ys);
             any = true;
         }
         if (any) {
@@ -81,7 +81,7 @@ final class Plots {
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Step);
         chart.getStyler().setMarkerSize(0);
         boolean any = false;
-        for (String mode : new String[] {"stock", "courier"}) {
+        for (String mode : Report.modes(runs)) {
             List<Double> all = new ArrayList<>();
             for (RunRecord r : runs) {
                 if (r.family().equals("mixed") && r.mode().equals(mode)) {
@@ -96,7 +96,7 @@ final class Plots {
             for (int i = 0; i < all.size(); i++) {
                 ys.add((i + 1) / (double) all.size());
             }
-            chart.addSeries(mode.equals("stock") ? "stock Hadoop" : "Courier", all, ys);
+            chart.addSeries(Report.displayName(mode), all, ys);
             any = true;
         }
         if (any) {

@@ -56,6 +56,8 @@ final class ReducerRun {
     private final Mode mode;
     private final int parallelCopies;
     private final String subnet;
+    /** Port of the shuffle service the map outputs are fetched from (the map-completion events' URLs). */
+    private final int shufflePort;
     private final File localDir;
     private final ByteBuffer serviceMetadata;
     private final String nmHost;
@@ -65,7 +67,7 @@ final class ReducerRun {
     private Throwable initFailure;
 
     ReducerRun(int coflow, int partition, int hosts, int mapsPerHost, int partitions, Mode mode, int parallelCopies,
-            String subnet, File localDir, ByteBuffer serviceMetadata, String nmHost) {
+            String subnet, int shufflePort, File localDir, ByteBuffer serviceMetadata, String nmHost) {
         this.coflow = coflow;
         this.partition = partition;
         this.hosts = hosts;
@@ -74,6 +76,7 @@ final class ReducerRun {
         this.mode = mode;
         this.parallelCopies = parallelCopies;
         this.subnet = subnet;
+        this.shufflePort = shufflePort;
         this.localDir = localDir;
         this.serviceMetadata = serviceMetadata;
         this.nmHost = nmHost;
@@ -90,7 +93,7 @@ final class ReducerRun {
      * the shuffle's time. A failure is kept and reported by {@link #call}.
      */
     void prepare() {
-        plugin = mode == Mode.STOCK ? new Shuffle<>() : new BenchCourierConsumer(environment());
+        plugin = mode.courier() ? new BenchCourierConsumer(environment()) : new Shuffle<>();
         try {
             plugin.init(context(counters));
         } catch (Exception | Error e) {
@@ -175,7 +178,7 @@ final class ReducerRun {
                 events.add(new TaskCompletionEvent(events.size(),
                         TaskAttemptID.forName(BenchIds.mapAttempt(coflow, index)), index, true,
                         TaskCompletionEvent.Status.SUCCEEDED,
-                        "http://" + subnet + "." + h + ":" + BenchIds.SHUFFLE_PORT));
+                        "http://" + subnet + "." + h + ":" + shufflePort));
             }
         }
         return events;

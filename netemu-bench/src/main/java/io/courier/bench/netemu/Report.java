@@ -26,7 +26,7 @@ final class Report {
         "median_cct_s", "ideal_s", "efficiency", "switch_drops", "switch_packets", "loss_pct", "host_nic_drops",
         "retrans_segs", "rto_timeouts", "syn_retrans", "loss_probes", "active_opens", "max_conn_per_host",
         "max_conn_per_pair",
-        "busy_cores", "softirq_cores", "agent_cores", "other_cores_before", "loadavg1", "wall_s", "valid",
+        "busy_cores", "softirq_cores", "agent_cores", "coordinator_cores", "other_cores_before", "loadavg1", "wall_s", "valid",
         "invalid_reasons", "errors"};
 
     private Report() {
@@ -41,7 +41,7 @@ final class Report {
             r.idealSec(), r.efficiency(), r.switchDrops(), r.switchPackets(), r.lossPct(), r.hostNicDrops(),
             r.retransSegs(), r.timeouts(), r.synRetrans(), r.lossProbes(), r.activeOpens(), r.maxConnPerHost(),
             r.maxConnPerPair(),
-            r.busyCores(), r.softirqCores(), r.agentCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
+            r.busyCores(), r.softirqCores(), r.agentCores(), r.coordinatorCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
             r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())};
         for (int i = 0; i < v.length; i++) {
             if (i > 0) {
@@ -75,10 +75,22 @@ final class Report {
         return m;
     }
 
+    /** The modes of {@code runs} (their labels), in first-seen order: stock, courier, courier+varys, ... */
+    static List<String> modes(List<RunRecord> runs) {
+        List<String> m = new ArrayList<>();
+        for (RunRecord r : runs) {
+            if (!m.contains(r.mode())) {
+                m.add(r.mode());
+            }
+        }
+        return m;
+    }
+
     static String markdown(Map<String, Object> config, List<RunRecord> runs) {
         StringWriter sw = new StringWriter();
         PrintWriter o = new PrintWriter(sw);
-        o.println("# Emulated-network benchmark: stock Hadoop shuffle vs Courier");
+        List<String> modes = modes(runs);
+        o.println("# Emulated-network benchmark: " + String.join(" vs ", modes));
         o.println();
         for (Map.Entry<String, Object> e : config.entrySet()) {
             o.println("- " + e.getKey() + ": " + e.getValue());
@@ -90,17 +102,19 @@ final class Report {
                 + " coflow CCT of a run). Drops: switch-port drops; retx: TcpRetransSegs; RTO: TcpExtTCPTimeouts;"
                 + " SYN: TcpExtTCPSynRetrans; TLP: TcpExtTCPLossProbes (all summed over hosts); conns: max"
                 + " concurrent TCP connections to other"
-                + " hosts, per host and per host pair. Runs failing a validity check (under load, reducer error,"
+                + " hosts, per host and per host pair. emu CPU: the agent JVMs (the emulated hosts) plus softirq;"
+                + " coord CPU: the coordinator process (courier+<scheduler> modes; it runs through every mode's"
+                + " runs, so it shows in all rows), not in emu CPU. Runs failing a validity check (under load, reducer error,"
                 + " merged bulk efficiency < 0.9, host NIC drops) are listed under \"all runs\" only.");
         for (Map.Entry<String, List<RunRecord>> e : byLabel(runs).entrySet()) {
             o.println();
             o.println("## " + e.getKey());
             o.println();
             o.println("| runs | mode | n | CCT s | efficiency | switch drops | loss % | retx | RTO | SYN | TLP"
-                    + " | conns/host | conns/pair | emu CPU cores | foreign cores before |");
-            o.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                    + " | conns/host | conns/pair | emu CPU cores | coord CPU cores | foreign cores before |");
+            o.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
             for (boolean validOnly : new boolean[] {true, false}) {
-                for (String mode : new String[] {"stock", "courier"}) {
+                for (String mode : modes) {
                     List<RunRecord> rs = new ArrayList<>();
                     for (RunRecord r : e.getValue()) {
                         if (r.mode().equals(mode) && (!validOnly || r.valid())) {
@@ -108,7 +122,7 @@ final class Report {
                         }
                     }
                     o.printf(Locale.ROOT,
-                            "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                            "| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                             validOnly ? "valid" : "all (incl. invalid)", mode, rs.size(),
                             mmm(rs, r -> "mixed".equals(r.family()) ? r.medianCct() : r.cct(), "%.3f"),
                             mmm(rs, RunRecord::efficiency, "%.2f"), mmm(rs, r -> r.switchDrops(), "%.0f"),
@@ -117,11 +131,17 @@ final class Report {
                             mmm(rs, r -> r.lossProbes(), "%.0f"),
                             mmm(rs, r -> r.maxConnPerHost(), "%.0f"), mmm(rs, r -> r.maxConnPerPair(), "%.0f"),
                             mmm(rs, r -> r.agentCores() + r.softirqCores(), "%.2f"),
+                            mmm(rs, RunRecord::coordinatorCores, "%.2f"),
                             mmm(rs, RunRecord::otherCoresBefore, "%.2f"));
                 }
             }
             o.println();
-            o.println(ratioLine(e.getValue()));
+            for (String mode : modes) {
+                if (!mode.equals("stock")) {
+                    o.println(ratioLine(e.getValue(), mode));
+                    o.println();
+                }
+            }
             List<String> reasons = new ArrayList<>();
             for (RunRecord r : e.getValue()) {
                 if (!r.valid()) {
@@ -139,19 +159,32 @@ final class Report {
 
     /** Courier's median CCT, drops and retransmissions relative to stock (valid runs; all runs when none). */
     static String ratioLine(List<RunRecord> runs) {
+        return ratioLine(runs, "courier");
+    }
+
+    /** Mode {@code mode}'s median CCT, drops and retransmissions relative to stock (valid runs, then all runs). */
+    static String ratioLine(List<RunRecord> runs, String mode) {
         StringBuilder b = new StringBuilder();
         for (boolean validOnly : new boolean[] {true, false}) {
             double[] s = medians(runs, "stock", validOnly);
-            double[] c = medians(runs, "courier", validOnly);
+            double[] c = medians(runs, mode, validOnly);
             if (Double.isNaN(s[0]) || Double.isNaN(c[0])) {
                 continue;
             }
-            b.append(String.format(Locale.ROOT, "%s: Courier median CCT %.3f s vs stock %.3f s (%+.0f%%);"
+            b.append(String.format(Locale.ROOT, "%s: %s median CCT %.3f s vs stock %.3f s (%+.0f%%);"
                             + " drops %.0f vs %.0f (%+.0f%%); retx %.0f vs %.0f (%+.0f%%). ",
-                    validOnly ? "Valid runs" : "All runs", c[0], s[0], pct(c[0], s[0]), c[1], s[1], pct(c[1], s[1]),
-                    c[2], s[2], pct(c[2], s[2])));
+                    validOnly ? "Valid runs" : "All runs", displayName(mode), c[0], s[0], pct(c[0], s[0]), c[1],
+                    s[1], pct(c[1], s[1]), c[2], s[2], pct(c[2], s[2])));
         }
-        return b.length() == 0 ? "No stock/Courier pair to compare." : b.toString().trim();
+        return b.length() == 0 ? "No stock/" + displayName(mode) + " pair to compare." : b.toString().trim();
+    }
+
+    /** How a mode label reads in prose and legends: stock Hadoop, Courier, Courier+varys. */
+    static String displayName(String mode) {
+        if (mode.equals("stock")) {
+            return "stock Hadoop";
+        }
+        return mode.startsWith("courier") ? "C" + mode.substring(1) : mode;
     }
 
     private static double pct(double a, double b) {

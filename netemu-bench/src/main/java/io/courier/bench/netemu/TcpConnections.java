@@ -2,6 +2,7 @@ package io.courier.bench.netemu;
 
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -26,6 +27,16 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
      * @throws IOException naming the line, for text that is not /proc/net/tcp
      */
     static TcpConnections parse(String procNetTcp, String ownIp, String subnet) throws IOException {
+        return parse(procNetTcp, ownIp, subnet, Set.of());
+    }
+
+    /**
+     * As {@link #parse(String, String, String)}, not counting connections with a local or remote port in
+     * {@code ignoredPorts}: another mode's idle connections (the other proxy's long-lived ones) are no flows of
+     * this run.
+     */
+    static TcpConnections parse(String procNetTcp, String ownIp, String subnet, Set<Integer> ignoredPorts)
+            throws IOException {
         Map<String, Integer> peers = new TreeMap<>();
         int total = 0;
         String[] lines = procNetTcp.split("\n");
@@ -45,6 +56,10 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
             if (peer.equals(ownIp) || !peer.startsWith(subnet + ".")) {
                 continue;
             }
+            if (!ignoredPorts.isEmpty() && (ignoredPorts.contains(port(f[1], lines[i]))
+                    || ignoredPorts.contains(port(f[2], lines[i])))) {
+                continue;
+            }
             peers.merge(peer, 1, Integer::sum);
             total++;
         }
@@ -62,6 +77,16 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
             return (a & 0xff) + "." + ((a >> 8) & 0xff) + "." + ((a >> 16) & 0xff) + "." + ((a >> 24) & 0xff);
         } catch (NumberFormatException e) {
             throw new IOException("/proc/net/tcp: bad address '" + hexAddrPort + "' in '" + line + "'");
+        }
+    }
+
+    /** "0100C90A:34FA" to 13562. */
+    static int port(String hexAddrPort, String line) throws IOException {
+        int colon = hexAddrPort.indexOf(':');
+        try {
+            return Integer.parseInt(hexAddrPort.substring(colon + 1), 16);
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            throw new IOException("/proc/net/tcp: bad port in '" + hexAddrPort + "' of '" + line + "'");
         }
     }
 

@@ -57,9 +57,9 @@ final class Testbed {
     }
 
     /** Host {@code h}'s open connections to other hosts, read through a process of its namespace. */
-    TcpConnections connections(int h, long pidInNamespace) throws IOException {
+    TcpConnections connections(int h, long pidInNamespace, java.util.Set<Integer> ignoredPorts) throws IOException {
         String text = Files.readString(Path.of("/proc/" + pidInNamespace + "/net/tcp"), StandardCharsets.US_ASCII);
-        return TcpConnections.parse(text, ip(h), subnet);
+        return TcpConnections.parse(text, ip(h), subnet, ignoredPorts);
     }
 
     static CpuTimes cpu() throws IOException {

@@ -157,7 +157,7 @@ final class YarnTeraSortBench {
 
         TcQdiscStats sw0 = testbed.switchPorts();
         HostCounters counters0 = readCounters();
-        ConnectionSampler sampler = new ConnectionSampler(testbed, nodeManagerPids);
+        ConnectionSampler sampler = new ConnectionSampler(testbed, nodeManagerPids, java.util.Set.of());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
         long daemonTicks0 = Testbed.ticksOf(daemonPids);

@@ -116,6 +116,10 @@ class MetricParsersTest {
         assertEquals(Map.of("10.201.0.2", 1, "10.201.0.3", 1, "10.201.0.4", 1), c.byPeer());
         assertEquals("10.201.0.2", TcpConnections.ip("0200C90A:D000", "x"));
         assertThrows(IOException.class, () -> TcpConnections.parse("garbage line\n", "10.201.0.1", "10.201.0"));
+        // Another mode's ports (0x34FA = 13562, the stock shuffle port) are left out, local or remote.
+        TcpConnections courier = TcpConnections.parse(text, "10.201.0.1", "10.201.0", Mode.COURIER.foreignPorts());
+        assertEquals(0, courier.total(), "a Courier run does not count stock's connections: " + courier);
+        assertEquals(3, TcpConnections.parse(text, "10.201.0.1", "10.201.0", Mode.STOCK.foreignPorts()).total());
     }
 
     @Test

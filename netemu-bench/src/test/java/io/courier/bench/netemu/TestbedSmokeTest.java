@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * bench/netemu/netemu.sh on the real kernel: a 2-host testbed (its own prefix, subnet and state directory, so a
+ * bench/netemu/netemu.sh on the real kernel: a 2-host testbed (its own prefix, subnets and state directory, so a
  * benchmark running on the machine is not touched), one small TCP transfer through the shaped switch port, then
- * teardown, which must leave nothing behind: no namespaces or links of the prefix, the allowed congestion-control
+ * teardown, which must leave nothing behind: no namespaces or links of the prefix (the management bridge included), the allowed congestion-control
  * list as before, no state directory, and the process started inside a namespace gone. Needs root, ip netns and
  * python3 (the transfer); skipped with the reason otherwise.
  */
@@ -39,6 +39,7 @@ class TestbedSmokeTest {
         e.put("N", "2");
         e.put("PREFIX", PREFIX);
         e.put("SUBNET", "10.202.0");
+        e.put("MGMT_SUBNET", "10.212.0");
         e.put("STATE_DIR", STATE);
         return e;
     }
@@ -96,6 +97,11 @@ class TestbedSmokeTest {
         assertTrue(qd.contains("htb") && qd.contains("bfifo") && qd.contains("limit 225000b"), qd);
         assertTrue(run(Map.of(), "ip", "netns", "exec", "cnt-h1", "sysctl", "-n", "net.ipv4.tcp_congestion_control")
                 .contains("cubic"));
+        // The management network: mgmt0 in each host namespace, a root-namespace bridge, no shaping of ours.
+        assertTrue(run(Map.of(), "ip", "-n", "cnt-h2", "-o", "addr", "show", "dev", "mgmt0").contains("10.212.0.2/24"));
+        assertTrue(run(Map.of(), "ip", "-o", "addr", "show", "dev", "cnt-mg").contains("10.212.0.254/24"));
+        assertFalse(run(Map.of(), "ip", "netns", "exec", "cnt-h2", "tc", "qdisc", "show", "dev", "mgmt0")
+                .contains("htb"), "management interface unshaped");
 
         // A long-lived process inside a namespace: teardown must stop it.
         ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", "cnt-h2", "sleep", "600");
