@@ -1,6 +1,5 @@
 package io.courier.coordinator.actors;
 
-import com.typesafe.config.Config;
 import io.courier.coordinator.protocol.CoflowCompleted;
 import io.courier.coordinator.protocol.CoflowRegistered;
 import io.courier.coordinator.protocol.CoordinatorCommand;
@@ -12,7 +11,6 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.MailboxSelector;
-import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
@@ -31,13 +29,6 @@ public final class CoordinatorGuardian {
      * that arrived before it.
      */
     static final String SCHEDULING_MAILBOX = "pekko.actor.mailbox.unbounded-control-aware-queue-based";
-    /** Optional dispatcher for the scheduling actor (a Pekko dispatcher block); the default dispatcher when absent. */
-    public static final String SCHEDULING_DISPATCHER = "courier.coordinator.scheduling-dispatcher";
-
-    static Props schedulingProps(Config config) {
-        Props p = MailboxSelector.fromConfig(SCHEDULING_MAILBOX);
-        return config.hasPath(SCHEDULING_DISPATCHER) ? p.withDispatcherFromConfig(SCHEDULING_DISPATCHER) : p;
-    }
 
     /** The coordinator's actors with their parameters; the scheduler instance belongs to the scheduling actor. */
     public static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
@@ -47,7 +38,7 @@ public final class CoordinatorGuardian {
             final long startMillis = System.currentTimeMillis();
             final ActorRef<CoordinatorCommand> scheduling = ctx.spawn(
                     SchedulingActor.create(scheduler, coordinatorId, epochMillis, nodeExpiryMillis, ctx.getSelf()),
-                    "scheduling", schedulingProps(ctx.getSystem().settings().config()));
+                    "scheduling", MailboxSelector.fromConfig(SCHEDULING_MAILBOX));
             final ActorRef<CoordinatorCommand> nodes = ctx.spawn(NodeRegistry.create(coordinatorId, epochMillis,
                     defaultUp, defaultDown, nodeExpiryMillis, scheduling), "nodes");
             final ActorRef<CoordinatorCommand> coflows = ctx.spawn(
