@@ -115,8 +115,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long decisionMessagesSent;
     private long schedulerFailures;
 
-    private SchedulingActor(ActorContext<CoordinatorCommand> ctx, CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
-            ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
+    private SchedulingActor(ActorContext<CoordinatorCommand> ctx, CoflowScheduler scheduler, String coordinatorId,
+            long epochMillis, long nodeExpiryMillis, ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
         super(ctx);
         this.clock = clock;
         this.startNanos = clock.getAsLong();
