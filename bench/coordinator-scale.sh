@@ -6,7 +6,10 @@
 #   bench/coordinator-scale.sh [proxies coflows senders receivers warmupSeconds measureSeconds epochMs reportMs scheduler]
 #   defaults:                   1000    100     10      10        10            30             10      10       varys
 # Environment: JAVA (default java), COURIER_JAVA_OPTS (coordinator JVM, default -Xmx2g), COURIER_PROXY_JAVA_OPTS
-# (proxies' JVM, default -Xmx2g), MVN (default mvn), COURIER_MVN_OPTS (e.g. -o).
+# (proxies' JVM, default -Xmx2g), MVN (default mvn), COURIER_MVN_OPTS (e.g. -o); COURIER_PREFIX and COURIER_PROXY_PREFIX:
+# command prefixes for the coordinator's and the proxies' JVM, e.g. "taskset -c 0" / "taskset -c 1" (a core each) or
+# "nice -n -10" / "nice -n 10" (the coordinator ahead of the load generator; the proxies inherit the coordinator's
+# niceness, so theirs is relative to it). Default: none.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -15,5 +18,5 @@ cd "$root"
   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test -pl coordinator -am >&2
 cp="coordinator/target/test-classes:coordinator/target/classes:$(cat coordinator/target/bench.classpath)"
 # shellcheck disable=SC2086
-exec "${JAVA:-java}" ${COURIER_JAVA_OPTS:--Xmx2g} -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
+exec ${COURIER_PREFIX:-} "${JAVA:-java}" ${COURIER_JAVA_OPTS:--Xmx2g} -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
   io.courier.coordinator.bench.CoordinatorScaleHarness "$@"

@@ -30,13 +30,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * The coordinator's second driver of the scheduler library (the simulator is the first): every epoch, and at
@@ -71,7 +72,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private final long startNanos;
     private final ActorRef<CoordinatorCommand> guardian;
     private final long seenFlushNanos;
-    private final TimerScheduler<CoordinatorCommand> timers;
+    /** The pending epoch tick (sent with scheduleOnce, see {@link Internal.Tick}); cancelled when the actor stops. */
+    private Cancellable nextTick;
     /** Time for epochs, heartbeats and report ages (System.nanoTime; a benchmark drives it in virtual time). */
     private final LongSupplier clock;
     private long nextBoundaryNanos;
@@ -113,9 +115,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long decisionMessagesSent;
     private long schedulerFailures;
 
-    private SchedulingActor(ActorContext<CoordinatorCommand> ctx, TimerScheduler<CoordinatorCommand> timers,
-            CoflowScheduler scheduler, String coordinatorId, long epochMillis, long nodeExpiryMillis,
-            ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
+    private SchedulingActor(ActorContext<CoordinatorCommand> ctx, CoflowScheduler scheduler, String coordinatorId,
+            long epochMillis, long nodeExpiryMillis, ActorRef<CoordinatorCommand> guardian, LongSupplier clock) {
         super(ctx);
         this.clock = clock;
         this.startNanos = clock.getAsLong();
@@ -128,12 +129,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         this.guardian = guardian;
         // Well inside the expiry, so that a reporting node is never expired between two batches.
         this.seenFlushNanos = Math.min(MAX_SEEN_FLUSH_NANOS, nodeExpiryMillis * 1_000_000L / 4);
-        this.timers = timers;
         // Epoch boundaries are start + k * epoch. Each tick schedules the next boundary itself: a fixed-rate
         // timer would fire a burst of catch-up ticks after a stall, while boundaries that passed during a
         // stall are counted as skipped and not run.
         this.nextBoundaryNanos = startNanos + epochNanos;
-        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofMillis(epochMillis));
+        this.nextTick = ctx.scheduleOnce(Duration.ofMillis(epochMillis), ctx.getSelf(), Internal.Tick.EPOCH);
     }
 
     /**
@@ -148,8 +148,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     static Behavior<CoordinatorCommand> create(final CoflowScheduler scheduler, final String coordinatorId,
             final long epochMillis, final long nodeExpiryMillis, final ActorRef<CoordinatorCommand> guardian,
             final LongSupplier clock) {
-        return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SchedulingActor(ctx, timers, scheduler,
-                coordinatorId, epochMillis, nodeExpiryMillis, guardian, clock)));
+        return Behaviors.setup(ctx -> new SchedulingActor(ctx, scheduler, coordinatorId, epochMillis,
+                nodeExpiryMillis, guardian, clock));
     }
 
     @Override
@@ -160,6 +160,10 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 .onMessage(Internal.CoflowsChanged.class, this::onCoflows)
                 .onMessage(Internal.GetStatus.class, this::onStatus)
                 .onMessageEquals(Internal.Tick.EPOCH, this::onEpoch)
+                .onSignal(PostStop.class, signal -> {
+                    nextTick.cancel();
+                    return this;
+                })
                 .build();
     }
 
@@ -329,7 +333,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             nextBoundaryNanos += epochNanos;
             skippedEpochs++;
         }
-        timers.startSingleTimer("epoch", Internal.Tick.EPOCH, Duration.ofNanos(nextBoundaryNanos - now));
+        nextTick = getContext().scheduleOnce(Duration.ofNanos(nextBoundaryNanos - now), getContext().getSelf(),
+                Internal.Tick.EPOCH);
     }
 
     private Network network() {

@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments (all optional): proxies coflows senders receivers warmupSeconds measureSeconds epochMs reportMs
  * scheduler. Defaults: 1000 100 10 10 10 30 10 10 varys. Environment: COURIER_PROXY_JAVA_OPTS, JVM options of
- * the proxies' process (default -Xmx2g).
+ * the proxies' process (default -Xmx2g); COURIER_PROXY_PREFIX, a command prefix for the proxies' process
+ * (e.g. {@code taskset -c 1} or {@code nice -n 10}).
  */
 public final class CoordinatorScaleHarness {
     private CoordinatorScaleHarness() {
@@ -65,6 +66,14 @@ public final class CoordinatorScaleHarness {
         Coordinator coordinator = Coordinator.start(settings, ConfigFactory.load(), CoordinatorScaleHarness.class.getClassLoader());
         ScaleWorkload w = new ScaleWorkload(proxies, coflows, senders, receivers);
 
+        // Coflow arrivals (as each job's first sender would register it) BEFORE the proxies start: registered after
+        // them, every report until then names unknown jobs, gets its rows dropped with a warning and is answered
+        // with an acknowledgement listing the jobs (an extra message per report).
+        for (String job : w.jobs) {
+            coordinator.system().tell(new CoflowRegistered(job, Double.NaN, "NORMAL", System.currentTimeMillis()));
+        }
+        awaitCoflows(coordinator, w.jobs.size());
+
         Process child = forkProxies(coordinator.port(), proxies, coflows, senders, receivers, reportMs);
         BufferedReader fromChild = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
         PrintWriter toChild = new PrintWriter(new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8), true);
@@ -72,10 +81,6 @@ public final class CoordinatorScaleHarness {
             String reg = expect(fromChild, "REGISTERED");
             System.out.printf(Locale.ROOT, "%s of %d proxies registered (proxies in their own JVM)%n",
                     reg.split(" ")[1], proxies);
-            // Coflow arrivals: each job's first sender registers it (as a proxy would).
-            for (String job : w.jobs) {
-                coordinator.system().tell(new CoflowRegistered(job, Double.NaN, "NORMAL", System.currentTimeMillis()));
-            }
             Thread.sleep(TimeUnit.SECONDS.toMillis(warmup));
 
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -113,6 +118,12 @@ public final class CoordinatorScaleHarness {
     private static Process forkProxies(int port, int proxies, int coflows, int senders, int receivers, int reportMs)
             throws java.io.IOException {
         List<String> cmd = new ArrayList<String>();
+        // A command prefix for the proxies' JVM, e.g. "taskset -c 1" (a core of its own) or "nice -n 10" (back to
+        // normal priority under a coordinator started with nice -n -10: the child inherits its parent's niceness).
+        String prefix = System.getenv("COURIER_PROXY_PREFIX");
+        if (prefix != null && !prefix.trim().isEmpty()) {
+            cmd.addAll(Arrays.asList(prefix.trim().split("\\s+")));
+        }
         cmd.add(System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
         String opts = System.getenv("COURIER_PROXY_JAVA_OPTS");
         cmd.addAll(Arrays.asList((opts == null || opts.trim().isEmpty() ? "-Xmx2g" : opts.trim()).split("\\s+")));
@@ -201,6 +212,19 @@ public final class CoordinatorScaleHarness {
                 + " proxyCores=%.3f coordinated=%d%n", flowCount, due, ticks, kept, skipped,
                 late.quantileUpperMillis(0.5), late.quantileUpperMillis(0.99), late.maxNanos() / 1e6, meanWall, meanCpu,
                 reports, updates, deliveredPerSec, coordCores, proxyCores, coordinated);
+    }
+
+    /** Waits (at most 30 s) until the scheduling actor knows {@code n} coflows. */
+    private static void awaitCoflows(Coordinator c, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            CoordinatorStatus s = statusOrNull(c);
+            if (s != null && s.coflows().size() >= n) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the coordinator did not register the workload's " + n + " coflows within 30 s");
     }
 
     private static CoordinatorStatus statusOrNull(Coordinator c) {

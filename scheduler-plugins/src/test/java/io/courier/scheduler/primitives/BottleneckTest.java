@@ -96,4 +96,44 @@ class BottleneckTest {
         assertThrows(HiddenInformationException.class,
                 () -> Bottleneck.gamma(h.state().withSizesHidden(), h.coflow("A"), h.fullCapacity()));
     }
+
+    /**
+     * The sparse path (few flows on a large network: no arrays as long as the resource table) returns exactly the
+     * dense path's Γ, +∞ and 0 cases included, over random byte counts and residuals on 300 hosts.
+     */
+    @Test
+    void sparseAndDensePathsAgreeBitForBit() {
+        Scenario.Builder b = Scenario.withCapacity(100).coflow("C", 0).flow("h0", "h1", 50).flow("h0", "h2", 70)
+                .flow("h3", "h1", 20).coflow("Rest", 0);
+        for (int i = 4; i < 300; i++) {
+            b.flow("h" + i, "h" + (i % 7), 10);
+        }
+        Hand h = Hand.of(b.build());
+        int[] c = h.coflow("C");
+        java.util.Random rnd = new java.util.Random(7);
+        int sparse = 0;
+        for (int round = 0; round < 500; round++) {
+            double[] residual = h.fullCapacity();
+            for (int p = 0; p < residual.length; p++) {
+                residual[p] = round % 50 == 0 && p % 3 == 0 ? 0.0 : 1 + rnd.nextDouble() * 99;
+            }
+            double[] bytes = new double[c.length];
+            for (int k = 0; k < c.length; k++) {
+                bytes[k] = rnd.nextInt(4) == 0 ? 0.0 : rnd.nextDouble() * 1e9;
+            }
+            double eps = h.state().network().rateEpsilon();
+            double dense = Bottleneck.denseGamma(h.state(), c, bytes, residual, eps);
+            assertEquals(dense, Bottleneck.gamma(h.state(), c, bytes, residual), 0.0, "round " + round);
+            int entries = 0;
+            for (int k = 0; k < c.length; k++) {
+                entries += bytes[k] > 0 ? h.state().resourcesOf(c[k]).length : 0;
+            }
+            if (entries > 0) {
+                sparse++;
+                assertEquals(dense, Bottleneck.sparseGamma(h.state(), c, bytes, residual, entries, eps), 0.0,
+                        "round " + round);
+            }
+        }
+        assertEquals(true, sparse > 400, "the sparse path ran: " + sparse);
+    }
 }
