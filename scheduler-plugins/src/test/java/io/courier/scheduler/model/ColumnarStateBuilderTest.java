@@ -28,19 +28,17 @@ class ColumnarStateBuilderTest {
         }
     }
 
-    @Test
-    void sameStateAsTheObjectBuilder() {
-        Random rnd = new Random(42);
-        ColumnarStateBuilder columnar = new ColumnarStateBuilder(NET, 4, 3); // too little room: must grow
-        ClusterState.Builder objects = ClusterState.builder(NET);
+    /** Adds the same random coflows and flows (ids from {@code firstId} up) to both builders. */
+    private static void fill(Random rnd, int coflows, int maxFlows, long firstId, ColumnarStateBuilder columnar,
+            ClusterState.Builder objects) {
         columnar.now(7.5);
         objects.now(7.5);
-        long id = 3;
-        for (int c = 0; c < 4; c++) {
+        long id = firstId;
+        for (int c = 0; c < coflows; c++) {
             Coflow coflow = new Coflow(CoflowId.of(10 + c), c < 2 ? 1.0 : 2.0 + c, 1 + c);
             columnar.coflow(coflow);
             objects.coflow(coflow);
-            for (int k = 0; k < 1 + rnd.nextInt(6); k++) {
+            for (int k = 0; k < 1 + rnd.nextInt(maxFlows); k++) {
                 int src = rnd.nextInt(5);
                 int dst = rnd.nextInt(5);
                 double size = 100 + rnd.nextInt(1000);
@@ -57,11 +55,14 @@ class ColumnarStateBuilderTest {
                 objects.flow(f.build());
             }
         }
-        ClusterState a = columnar.build();
-        ClusterState b = objects.build();
+    }
+
+    /** {@code a} reads exactly like {@code b} through every accessor, and so does its size-hiding view. */
+    private static void assertSameState(ClusterState b, ClusterState a) {
         assertEquals(b.now(), a.now());
         assertEquals(b.coflows(), a.coflows());
         assertEquals(b.flows(), a.flows());
+        assertEquals(b.flowCount(), a.flowCount());
         assertArrayEquals(b.unfinishedFlows(), a.unfinishedFlows());
         for (int c = 0; c < b.coflowCount(); c++) {
             assertArrayEquals(b.flowsOf(c), a.flowsOf(c));
@@ -71,6 +72,7 @@ class ColumnarStateBuilderTest {
         }
         for (int i = 0; i < b.flowCount(); i++) {
             assertEquals(i, a.indexOf(b.flow(i).id()));
+            assertEquals(b.flow(i).id().value(), a.flowIdValue(i));
             assertEquals(b.coflowOf(i), a.coflowOf(i));
             assertArrayEquals(b.resourcesOf(i), a.resourcesOf(i));
             assertEquals(b.finished(i), a.finished(i));
@@ -81,6 +83,44 @@ class ColumnarStateBuilderTest {
             assertEquals(b.flow(i).remaining(), a.remaining(i));
         }
         assertEquals(-1, a.indexOf(FlowId.of(1)));
+        ClusterState hiddenA = a.withSizesHidden();
+        ClusterState hiddenB = b.withSizesHidden();
+        assertEquals(hiddenB.flows(), hiddenA.flows());
+        assertTrue(hiddenA.hasSameFlowsAs(a));
+    }
+
+    @Test
+    void sameStateAsTheObjectBuilder() {
+        Random rnd = new Random(42);
+        ColumnarStateBuilder columnar = new ColumnarStateBuilder(NET, 4, 3); // too little room: must grow
+        ClusterState.Builder objects = ClusterState.builder(NET);
+        fill(rnd, 4, 6, 3, columnar, objects);
+        assertSameState(objects.build(), columnar.build());
+    }
+
+    /**
+     * A reusable builder's states, built one after another into the same (growing) arrays, each read
+     * exactly like a fresh object-built state, whether the next one is larger or smaller; ids of an earlier,
+     * larger state that the current one lacks are not found in it.
+     */
+    @Test
+    void reusableBuilderBuildsEveryStateOfASequenceExactly() {
+        Random rnd = new Random(7);
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        int[][] shapes = {{3, 4}, {6, 400}, {2, 3}, {1, 1}, {5, 900}, {4, 6}};
+        long firstId = 3;
+        for (int[] shape : shapes) {
+            ClusterState.Builder objects = ClusterState.builder(NET);
+            fill(rnd, shape[0], shape[1], firstId, reusable.begin(), objects);
+            ClusterState expected = objects.build();
+            ClusterState built = reusable.build();
+            assertSameState(expected, built);
+            long beyond = expected.flow(expected.flowCount() - 1).id().value() + 1;
+            assertEquals(-1, built.indexOf(FlowId.of(beyond)));
+            assertThrows(IndexOutOfBoundsException.class, () -> built.flow(expected.flowCount()));
+            assertThrows(IllegalStateException.class, reusable::build);
+        }
+        assertThrows(IllegalStateException.class, () -> new ColumnarStateBuilder(NET, 1, 1).begin());
     }
 
     @Test
