@@ -123,6 +123,53 @@ class ColumnarStateBuilderTest {
         assertThrows(IllegalStateException.class, () -> new ColumnarStateBuilder(NET, 1, 1).begin());
     }
 
+    /** Whole coflows copied from arrays give the state that flow-by-flow calls give, and the same errors. */
+    @Test
+    void flowRangeIsFlowByFlow() {
+        Random rnd = new Random(11);
+        int n = 40;
+        int[] src = new int[n];
+        int[] dst = new int[n];
+        double[] size = new double[n];
+        double[] sent = new double[n];
+        boolean[] done = new boolean[n];
+        double[] rate = new double[n];
+        for (int i = 0; i < n; i++) {
+            src[i] = rnd.nextInt(5);
+            dst[i] = rnd.nextInt(5);
+            size[i] = 100 + rnd.nextInt(1000);
+            done[i] = rnd.nextInt(3) == 0;
+            sent[i] = done[i] ? size[i] : rnd.nextInt((int) size[i]);
+            rate[i] = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
+        }
+        int[] starts = {0, 7, 8, 25, 40}; // four coflows, one of a single flow
+        ColumnarStateBuilder bulk = ColumnarStateBuilder.reusable(NET).begin().now(3.0);
+        ColumnarStateBuilder single = new ColumnarStateBuilder(NET, 4, 1).now(3.0);
+        for (int c = 0; c + 1 < starts.length; c++) {
+            Coflow coflow = new Coflow(CoflowId.of(c + 1), c, 1);
+            bulk.coflow(coflow);
+            single.coflow(coflow);
+            bulk.flowRange(100 + starts[c], starts[c], starts[c + 1] - starts[c], src, dst, size, sent, done, rate,
+                    rate);
+            for (int i = starts[c]; i < starts[c + 1]; i++) {
+                single.flow(100 + i, src[i], dst[i], size[i], sent[i], done[i], rate[i], rate[i]);
+            }
+        }
+        ClusterState expected = single.build();
+        assertSameState(expected, bulk.build());
+        sent[30] = -1;
+        ColumnarStateBuilder bad = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0));
+        rejects(() -> bad.flowRange(100, 0, n, src, dst, size, sent, done, rate, rate), "flow-130", "sent", "-1.0");
+        sent[30] = 0;
+        dst[12] = 9;
+        rejects(() -> new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0))
+                .flowRange(100, 0, n, src, dst, size, sent, done, rate, rate), "flow-112", "host", "5 hosts");
+        dst[12] = 0;
+        ColumnarStateBuilder after = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0));
+        after.flowRange(100, 0, 5, src, dst, size, sent, done, rate, rate);
+        rejects(() -> after.flowRange(104, 5, 5, src, dst, size, sent, done, rate, rate), "flow-104", "ascend");
+    }
+
     @Test
     void hiddenViewHidesSizesInColumnsToo() {
         ClusterState s = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0))

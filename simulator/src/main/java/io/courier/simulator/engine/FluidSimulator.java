@@ -157,6 +157,7 @@ public final class FluidSimulator {
             for (int d = 0; d < doneCount; d++) {
                 int g = completed[d];
                 table.state[g] = FlowTable.DONE;
+                table.done[g] = true;
                 table.sent[g] = table.size[g];
                 reschedule |= options.triggers() == Triggers.FLOW | gate.finished(g);
                 int c = table.coflowOf[g];
@@ -387,9 +388,21 @@ public final class FluidSimulator {
                 : new ColumnarStateBuilder(workload.network(), active.size(), capacity).now(now);
         int[] g = globalBuffer(capacity);
         int n = 0;
+        boolean nothingWaits = options.parallelCopies() == 0; // then every flow of an admitted coflow has started
         for (int c : active) {
             b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
-            for (int flow : table.flowsOfCoflow[c]) {
+            int[] members = table.flowsOfCoflow[c];
+            if (nothingWaits && members.length > 0) {
+                // A coflow's flows are numbered side by side: copy the coflow's columns in bulk.
+                int first = members[0];
+                b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
+                        table.lastRate, table.lastRate);
+                for (int k = 0; k < members.length; k++) {
+                    g[n++] = first + k;
+                }
+                continue;
+            }
+            for (int flow : members) {
                 byte state = table.state[flow];
                 if (state == FlowTable.WAITING) {
                     continue; // a fetch not started yet is not on the network
@@ -447,6 +460,9 @@ public final class FluidSimulator {
             if (!(rate[i] >= 0) || Double.isInfinite(rate[i])) {
                 throw new IllegalStateException(label + " gave " + state.flow(i) + " the rate " + rate[i]
                         + " at t=" + now + " s");
+            }
+            if (rate[i] == 0) {
+                continue; // adds nothing (finished and paused flows: most of a large state)
             }
             for (int p : state.resourcesOf(i)) {
                 used[p] += rate[i];
