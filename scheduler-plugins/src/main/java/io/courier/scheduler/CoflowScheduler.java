@@ -34,6 +34,17 @@ public interface CoflowScheduler {
      */
     double nextWakeup(ClusterState state, Decision decision);
 
+    /**
+     * Whether this scheduler may keep a state it was handed — or anything that reads it later: a
+     * {@link Decision} made on it, its flow list, its index arrays — past the call that handed it over.
+     * A driver may recycle a state's storage for the next decision (a reusable
+     * {@code ColumnarStateBuilder}) only when this is false. The default is the safe answer, true; a
+     * scheduler that keeps only ids, numbers and its own objects between calls overrides it.
+     */
+    default boolean retainsStates() {
+        return true;
+    }
+
     /** How a driver turns this scheduler's order-based decisions into rates. */
     default Enforcement enforcement() {
         return Enforcement.PRIORITY_GREEDY;

@@ -67,6 +67,12 @@ public final class AaloScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -91,7 +97,7 @@ public final class AaloScheduler implements CoflowScheduler {
         } else {
             QueueAllocation.strict(state, queueOf, queues.queues(), sharing, residual, rate);
         }
-        return Decision.ofRates(state, rate);
+        return Decision.ofOwnedRates(state, rate);
     }
 
     /** The queue of every active coflow, indexed like {@code state.coflows()}. */

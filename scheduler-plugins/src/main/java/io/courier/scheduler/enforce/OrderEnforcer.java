@@ -8,6 +8,7 @@ import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -30,7 +31,25 @@ public final class OrderEnforcer {
         if (decision.type() == SchedulerType.RATE_BASED) {
             return decision.ratesIndexedLike(state);
         }
-        double[] rate = new double[state.flowCount()];
+        return rates(state, decision, enforcement, new double[state.flowCount()]);
+    }
+
+    /**
+     * {@link #rates(ClusterState, Decision, Enforcement)} written into {@code buffer[0..state.flowCount())}
+     * (which must be that long; entries past it are left alone), for a driver that reuses one array across
+     * decisions. Returns {@code buffer}.
+     */
+    public static double[] rates(ClusterState state, Decision decision, Enforcement enforcement, double[] buffer) {
+        int n = state.flowCount();
+        if (buffer.length < n) {
+            throw new IllegalArgumentException("rate buffer has room for " + buffer.length + " of " + n + " flows");
+        }
+        if (decision.type() == SchedulerType.RATE_BASED) {
+            decision.ratesIndexedLike(state, buffer);
+            return buffer;
+        }
+        double[] rate = buffer;
+        Arrays.fill(rate, 0, n, 0.0);
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
             for (int c : coflowsInOrder(state, decision)) {

@@ -104,6 +104,12 @@ public final class FaiScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -116,7 +122,7 @@ public final class FaiScheduler implements CoflowScheduler {
 
     @Override
     public Decision schedule(ClusterState state) {
-        return Decision.ofRates(state, allocate(state, Stage.REALLOCATED));
+        return Decision.ofOwnedRates(state, allocate(state, Stage.REALLOCATED));
     }
 
     /**

@@ -39,6 +39,12 @@ public final class FairScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -72,7 +78,7 @@ public final class FairScheduler implements CoflowScheduler {
         } else {
             MaxMin.fill(state, active, residual, null, rate);
         }
-        return Decision.ofRates(state, rate);
+        return Decision.ofOwnedRates(state, rate);
     }
 
     @Override

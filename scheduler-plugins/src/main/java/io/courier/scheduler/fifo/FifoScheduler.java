@@ -48,6 +48,12 @@ public final class FifoScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return mode == Mode.MADD ? SchedulerType.RATE_BASED : SchedulerType.ORDER_BASED;
@@ -66,7 +72,7 @@ public final class FifoScheduler implements CoflowScheduler {
             for (int c = 0; c < order.length; c++) {
                 order[c] = c;
             }
-            return Decision.ofRates(state, MaddWorkConserving.rates(state, order));
+            return Decision.ofOwnedRates(state, MaddWorkConserving.rates(state, order));
         }
         List<CoflowId> order = new ArrayList<>(state.coflowCount());
         for (int c = 0; c < state.coflowCount(); c++) {

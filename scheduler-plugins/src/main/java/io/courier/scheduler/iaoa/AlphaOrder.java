@@ -1,7 +1,6 @@
 package io.courier.scheduler.iaoa;
 
 import io.courier.scheduler.model.ClusterState;
-import io.courier.scheduler.model.Flow;
 import java.util.Arrays;
 import java.util.Comparator;
 
@@ -38,10 +37,11 @@ public final class AlphaOrder {
             Arrays.fill(load, 0.0);
             double length = 0;
             for (int f : state.flowsOf(c)) {
-                Flow fl = state.flow(f);
-                double bytes = totalSize ? fl.size() : fl.sent();
-                int up = fl.src();
-                int down = hosts + fl.dst();
+                // Sent bytes and endpoints come from the state's columns; only a total size needs the flow
+                // object (which checks that sizes are visible).
+                double bytes = totalSize ? state.flow(f).size() : state.sent(f);
+                int up = state.src(f);
+                int down = hosts + state.dst(f);
                 load[up] += bytes;
                 load[down] += bytes;
                 length = Math.max(length, Math.max(load[up], load[down]));

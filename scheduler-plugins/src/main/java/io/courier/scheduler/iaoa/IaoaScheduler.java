@@ -57,6 +57,12 @@ public final class IaoaScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -91,7 +97,7 @@ public final class IaoaScheduler implements CoflowScheduler {
         for (int k = 0; k < indices.length; k++) {
             indices[k] = state.indexOf(order.get(k));
         }
-        return Decision.ofRates(state, GreedyCoflowAllocation.allocate(state, indices));
+        return Decision.ofOwnedRates(state, GreedyCoflowAllocation.allocate(state, indices));
     }
 
     private boolean mustReorder(double now, Set<CoflowId> active) {

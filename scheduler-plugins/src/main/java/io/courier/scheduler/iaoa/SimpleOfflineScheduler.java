@@ -37,6 +37,12 @@ public final class SimpleOfflineScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -50,7 +56,7 @@ public final class SimpleOfflineScheduler implements CoflowScheduler {
     @Override
     public Decision schedule(ClusterState state) {
         int[] order = AlphaOrder.order(state, AlphaOrder.totalSizeAlphas(state));
-        return Decision.ofRates(state, GreedyCoflowAllocation.allocate(state, order));
+        return Decision.ofOwnedRates(state, GreedyCoflowAllocation.allocate(state, order));
     }
 
     @Override

@@ -34,12 +34,23 @@ public final class ClusterState {
     // Per-flow columns of the hot attributes, indexed like flows: the primitives read them at every
     // decision, and walking primitive arrays is several times cheaper than reaching each Flow object.
     private final FlowColumns columns;
+    // Room for the memo of a size-hiding view's flows, lent by a reusable ColumnarStateBuilder; null = fresh.
+    private final Flow[] viewBuffer;
 
     // Package-private: ClusterState.Builder and ColumnarStateBuilder validate what they pass.
     ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
             double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
             FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
             int[][] unfinishedOfCoflow, FlowColumns columns) {
+        this(now, network, coflows, flows, linkEstimate, sizesVisible, coflowIndex, flowIndex, coflowOfFlow,
+                flowsOfCoflow, resources, unfinishedOfCoflow, columns, null);
+    }
+
+    ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
+            double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
+            FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
+            int[][] unfinishedOfCoflow, FlowColumns columns, Flow[] viewBuffer) {
+        this.viewBuffer = viewBuffer;
         this.now = now;
         this.network = network;
         this.coflows = coflows;
@@ -84,6 +95,14 @@ public final class ClusterState {
     public int indexOf(CoflowId id) {
         Integer i = coflowIndex.get(id);
         return i == null ? -1 : i;
+    }
+
+    /** {@code flow(i).id().value()}, without reaching the flow object. */
+    public long flowIdValue(int flowIndex) {
+        if (flowIndex >= flows.size()) {
+            throw new IndexOutOfBoundsException("flow index " + flowIndex + " of " + flows.size());
+        }
+        return this.flowIndex.idAt(flowIndex);
     }
 
     /** Index of a flow in {@link #flows()}, or -1 when it is not part of this state. */
@@ -159,7 +178,7 @@ public final class ClusterState {
 
     /** Indices of every unfinished flow, in flow order. A fresh array. */
     public int[] unfinishedFlows() {
-        return columns.unfinished.clone();
+        return Arrays.copyOf(columns.unfinished, columns.unfinishedCount);
     }
 
     /** {@code flow(i).finished()}, without reaching the flow object. */
@@ -218,7 +237,9 @@ public final class ClusterState {
         }
         // Hidden twins are made when a scheduler reads a flow (and memoized by the flow), not up front.
         List<Flow> visible = flows;
-        List<Flow> hidden = new LazyFlowList(flows.size(), i -> visible.get(i).withSizeHidden());
+        List<Flow> hidden = viewBuffer != null
+                ? new LazyFlowList(viewBuffer, flows.size(), i -> visible.get(i).withSizeHidden())
+                : new LazyFlowList(flows.size(), i -> visible.get(i).withSizeHidden());
         return new ClusterState(now, network, coflows, hidden, linkEstimate, false,
                 coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow, columns);
     }

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Builds a {@link ClusterState} from primitive per-flow values instead of {@link Flow} objects, for
@@ -16,7 +17,16 @@ import java.util.Map;
  * <p>Restrictions that keep building linear and hash-free: coflows are added in the state's own order,
  * (arrival, id) strictly ascending; each flow belongs to the coflow added last; flow ids ascend strictly
  * over the whole state; flows cross no extra links. Violations and invalid values are rejected with the
- * flow and coflow named. One-shot: a builder builds one state. Not thread-safe.
+ * flow and coflow named. Not thread-safe.
+ *
+ * <p>A builder made with {@link #ColumnarStateBuilder(Network, int, int)} is one-shot: it builds one state,
+ * which then owns the arrays. A {@linkplain #reusable reusable} builder builds a state after every
+ * {@link #begin}, and the states share its arrays (they grow as needed and are never shrunk): a driver
+ * that decides over 100 000+ flows a thousand times would otherwise allocate a dozen such arrays per
+ * decision, most of them large enough to go straight to the old generation. The price is a contract:
+ * the state built last, its views, its flow list and decisions made on it are valid only until the next
+ * {@link #begin} — a driver uses a reusable builder only for schedulers that keep no state past the call
+ * ({@code CoflowScheduler.retainsStates()} is false).
  */
 public final class ColumnarStateBuilder {
     private final Network network;
@@ -33,13 +43,27 @@ public final class ColumnarStateBuilder {
     private double[] measuredRate;
     private double[] lastDesiredRate;
     private boolean built;
+    // Reusable builders only (null otherwise): buffers lent to the state built last.
+    private final boolean reusable;
+    private int[] coflowOfBuf;
+    private int[][] resourceBuf;
+    private double[] remainingBuf;
+    private int[] unfinishedBuf;
+    private Flow[] flowBuf;
+    private Flow[] viewBuf;
+    private int[][] pairTable;
 
     /** @param expectedFlows room reserved up front (the arrays grow when it is exceeded) */
     public ColumnarStateBuilder(Network network, int expectedCoflows, int expectedFlows) {
+        this(network, expectedCoflows, expectedFlows, false);
+    }
+
+    private ColumnarStateBuilder(Network network, int expectedCoflows, int expectedFlows, boolean reusable) {
         if (network == null) {
             throw new IllegalArgumentException("network must not be null");
         }
         this.network = network;
+        this.reusable = reusable;
         this.coflows = new ArrayList<>(Math.max(0, expectedCoflows));
         this.coflowStart = new int[Math.max(1, expectedCoflows + 1)];
         int cap = Math.max(0, expectedFlows);
@@ -51,6 +75,29 @@ public final class ColumnarStateBuilder {
         finished = new boolean[cap];
         measuredRate = new double[cap];
         lastDesiredRate = new double[cap];
+    }
+
+    /**
+     * A builder for a sequence of states over {@code network} that reuse its arrays; call {@link #begin}
+     * before each state. See the class comment for what a driver must guarantee.
+     */
+    public static ColumnarStateBuilder reusable(Network network) {
+        return new ColumnarStateBuilder(network, 16, 1024, true);
+    }
+
+    /**
+     * Starts the next state of a reusable builder: forgets the coflows and flows added so far. From here on
+     * the state this builder built last (and everything read from it lazily) must not be used.
+     */
+    public ColumnarStateBuilder begin() {
+        if (!reusable) {
+            throw new IllegalStateException("a one-shot builder cannot begin another state");
+        }
+        coflows.clear();
+        flows = 0;
+        now = 0.0;
+        built = false;
+        return this;
     }
 
     public ColumnarStateBuilder now(double time) {
@@ -124,6 +171,61 @@ public final class ColumnarStateBuilder {
         return this;
     }
 
+    /**
+     * {@code count} flows of the coflow added last whose values sit at {@code from .. from + count - 1} of a
+     * driver's arrays, with ids {@code firstId, firstId + 1, ...}: the same checks and the same state as
+     * {@link #flow} called for each in turn, but the columns are copied in bulk — a driver that keeps its
+     * flows in arrays, a coflow's flows side by side, copies whole coflows instead of making a call per flow.
+     * {@code measuredRates} and {@code lastDesiredRates} may be the same array.
+     */
+    public ColumnarStateBuilder flowRange(long firstId, int from, int count, int[] srcs, int[] dsts, double[] sizes,
+            double[] sents, boolean[] dones, double[] measuredRates, double[] lastDesiredRates) {
+        checkOpen();
+        if (count <= 0) {
+            return this;
+        }
+        if (coflows.isEmpty() || (flows > 0 && firstId <= id[flows - 1]) || !rangeValid(from, count, srcs, dsts,
+                sizes, sents, measuredRates, lastDesiredRates)) {
+            // The per-flow path names the first offender exactly as it would have been named one by one.
+            for (int k = 0; k < count; k++) {
+                int i = from + k;
+                flow(firstId + k, srcs[i], dsts[i], sizes[i], sents[i], dones[i], measuredRates[i],
+                        lastDesiredRates[i]);
+            }
+            return this;
+        }
+        if (flows + count > id.length) {
+            resize(Math.max(flows + count, Math.max(16, 2 * id.length)));
+        }
+        System.arraycopy(srcs, from, src, flows, count);
+        System.arraycopy(dsts, from, dst, flows, count);
+        System.arraycopy(sizes, from, size, flows, count);
+        System.arraycopy(sents, from, sent, flows, count);
+        System.arraycopy(dones, from, finished, flows, count);
+        System.arraycopy(measuredRates, from, measuredRate, flows, count);
+        System.arraycopy(lastDesiredRates, from, lastDesiredRate, flows, count);
+        for (int k = 0; k < count; k++) {
+            id[flows + k] = firstId + k;
+        }
+        flows += count;
+        return this;
+    }
+
+    /** Whether every flow of the range passes {@link #flow}'s checks on hosts and values. */
+    private boolean rangeValid(int from, int count, int[] srcs, int[] dsts, double[] sizes, double[] sents,
+            double[] measuredRates, double[] lastDesiredRates) {
+        int hosts = network.hostCount();
+        boolean ok = true;
+        for (int i = from; i < from + count; i++) {
+            int a = srcs[i];
+            int b = dsts[i];
+            double s = sents[i];
+            ok &= a >= 0 & b >= 0 & a < hosts & b < hosts & s >= 0 & s < Double.POSITIVE_INFINITY
+                    & valid(sizes[i]) & valid(measuredRates[i]) & valid(lastDesiredRates[i]);
+        }
+        return ok;
+    }
+
     public ClusterState build() {
         checkOpen();
         built = true;
@@ -135,10 +237,23 @@ public final class ColumnarStateBuilder {
             cIndex.put(cs.get(c).id(), c); // ids are distinct: (arrival, id) ascends strictly
         }
         int hosts = network.hostCount();
-        int[][] pairResources = PairTable.forState(hosts, flows);
-        int[] coflowOf = new int[flows];
+        int[][] pairResources;
+        int[] coflowOf;
+        int[][] res;
+        if (reusable) {
+            lend();
+            if (pairTable == null) {
+                pairTable = PairTable.forState(hosts, Integer.MAX_VALUE / 8); // null when too large to keep
+            }
+            pairResources = pairTable;
+            coflowOf = coflowOfBuf;
+            res = resourceBuf;
+        } else {
+            pairResources = PairTable.forState(hosts, flows);
+            coflowOf = new int[flows];
+            res = new int[flows][];
+        }
         int[][] byCoflow = new int[nc][];
-        int[][] res = new int[flows][];
         for (int c = 0; c < nc; c++) {
             int from = coflowStart[c];
             int to = coflowStart[c + 1];
@@ -150,10 +265,14 @@ public final class ColumnarStateBuilder {
             }
             byCoflow[c] = members;
         }
-        // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
-        trim();
+        if (!reusable) {
+            // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
+            trim();
+        }
         boolean[] fin = finished;
-        FlowColumns columns = new FlowColumns(fin, src, dst, size, sent);
+        FlowColumns columns = reusable
+                ? new FlowColumns(flows, fin, src, dst, size, sent, remainingBuf, unfinishedBuf)
+                : new FlowColumns(flows, fin, src, dst, size, sent, null, null);
         int[][] unfinished = new int[nc][];
         for (int c = 0; c < nc; c++) {
             unfinished[c] = unfinished(byCoflow[c], fin);
@@ -163,7 +282,7 @@ public final class ColumnarStateBuilder {
         final double[] mr = measuredRate;
         final double[] ld = lastDesiredRate;
         final int[] cof = coflowOf;
-        List<Flow> lazy = new LazyFlowList(flows, i -> {
+        IntFunction<Flow> maker = i -> {
             Flow.Builder b = Flow.builder(FlowId.of(ids[i]), cs.get(cof[i]).id(), columns.src[i], columns.dst[i])
                     .sent(columns.sent[i]).finished(columns.finished[i]);
             if (!Double.isNaN(sz[i])) {
@@ -176,13 +295,27 @@ public final class ColumnarStateBuilder {
                 b.lastDesiredRate(ld[i]);
             }
             return b.build();
-        });
+        };
+        List<Flow> lazy = reusable ? new LazyFlowList(flowBuf, flows, maker) : new LazyFlowList(flows, maker);
         double[] linkEstimate = new double[network.linkCount()];
         for (int l = 0; l < linkEstimate.length; l++) {
             linkEstimate[l] = network.capacity(network.link(l));
         }
-        return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, FlowIndex.ofAscending(ids),
-                coflowOf, byCoflow, res, unfinished, columns);
+        return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, FlowIndex.ofAscending(ids, flows),
+                coflowOf, byCoflow, res, unfinished, columns, reusable ? viewBuf : null);
+    }
+
+    /** Makes the reusable builder's own buffers at least as long as its columns. */
+    private void lend() {
+        int cap = id.length;
+        if (coflowOfBuf == null || coflowOfBuf.length < cap) {
+            coflowOfBuf = new int[cap];
+            resourceBuf = new int[cap][];
+            remainingBuf = new double[cap];
+            unfinishedBuf = new int[cap];
+            flowBuf = new Flow[cap];
+            viewBuf = new Flow[cap];
+        }
     }
 
     private int[] resources(int[][] shared, int hosts, int from, int to) {

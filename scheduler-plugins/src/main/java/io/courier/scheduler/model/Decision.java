@@ -75,6 +75,30 @@ public final class Decision {
         return new Decision(state, copy);
     }
 
+    /**
+     * {@link #ofRates(ClusterState, double[])} without the copy: the decision adopts {@code rate} (the
+     * entries of finished flows are set to 0 in place), so the caller must neither keep nor modify it. For
+     * schedulers that build a fresh array per call: at 100 000+ flows a decision, the copy is one more
+     * large array per decision for the collector.
+     */
+    public static Decision ofOwnedRates(ClusterState state, double[] rate) {
+        if (rate.length != state.flowCount()) {
+            throw new IllegalArgumentException("rate array has " + rate.length + " entries for "
+                    + state.flowCount() + " flows");
+        }
+        for (int i = 0; i < rate.length; i++) {
+            if (state.finished(i)) {
+                rate[i] = 0.0;
+            } else {
+                double r = rate[i];
+                if (!(r >= 0 && r < Double.POSITIVE_INFINITY)) {
+                    checkRate(state.flow(i).id(), r);
+                }
+            }
+        }
+        return new Decision(state, rate);
+    }
+
     /** A rate-based decision from a map of rates. */
     public static Decision ofRates(Map<FlowId, Double> rates) {
         Map<FlowId, Double> m = new HashMap<>(rates.size() * 2);
@@ -178,21 +202,45 @@ public final class Decision {
     }
 
     /**
+     * The rate of flow {@code flowIndex} of {@code state}: {@code rateOf(state.flow(flowIndex).id())}, read
+     * straight from the decision's array when it was made on {@code state} or a view of it — without
+     * making a flow object per flow, which at trace scale costs more than the decision itself.
+     */
+    public double rateOf(ClusterState state, int flowIndex) {
+        if (rateArray != null && origin.hasSameFlowsAs(state)) {
+            return rateArray[flowIndex];
+        }
+        return rateOf(state.flow(flowIndex).id());
+    }
+
+    /**
      * The rates as an array indexed like {@code state.flows()} (0 for finished flows and flows the
      * decision does not name). A fresh array.
      */
     public double[] ratesIndexedLike(ClusterState state) {
         double[] out = new double[state.flowCount()];
+        ratesIndexedLike(state, out);
+        return out;
+    }
+
+    /**
+     * {@link #ratesIndexedLike(ClusterState)} into {@code out[0..state.flowCount())} (entries past that
+     * are left alone), for a driver that reuses one array across decisions.
+     */
+    public void ratesIndexedLike(ClusterState state, double[] out) {
+        int n = state.flowCount();
+        if (out.length < n) {
+            throw new IllegalArgumentException("rate array has room for " + out.length + " of " + n + " flows");
+        }
         if (rateArray != null && origin.hasSameFlowsAs(state)) {
-            for (int i = 0; i < out.length; i++) {
+            for (int i = 0; i < n; i++) {
                 out[i] = state.finished(i) ? 0.0 : rateArray[i];
             }
-            return out;
+            return;
         }
-        for (int i = 0; i < out.length; i++) {
+        for (int i = 0; i < n; i++) {
             out[i] = state.flow(i).finished() ? 0.0 : rateOf(state.flow(i).id());
         }
-        return out;
     }
 
     /** Coflow order of an order-based decision, rank 0 first; empty for a rate-based one. */

@@ -5,19 +5,24 @@ import java.util.List;
 /**
  * The hot per-flow attributes of a {@link ClusterState} as primitive columns, indexed like its flows:
  * the primitives read them at every decision, and walking primitive arrays is several times cheaper than
- * reaching each {@link Flow} object. Immutable once built (the arrays are never handed out).
+ * reaching each {@link Flow} object. Immutable once built (the arrays are never handed out). The arrays
+ * may be longer than the state (buffers lent by a reusable {@link ColumnarStateBuilder}): only the first
+ * {@code count} entries are flows, so nothing here may use an array's length.
  */
 final class FlowColumns {
+    final int count;
     final boolean[] finished;
     final int[] src;
     final int[] dst;
     final double[] sent;
     final double[] remaining; // NaN when the size is unknown
-    final int[] unfinished;   // indices of the unfinished flows, ascending
+    final int[] unfinished;   // indices of the unfinished flows, ascending; the first unfinishedCount entries
+    final int unfinishedCount;
 
     /** Reads the columns from flow objects. */
     FlowColumns(List<Flow> flows) {
         int n = flows.size();
+        count = n;
         finished = new boolean[n];
         src = new int[n];
         dst = new int[n];
@@ -31,33 +36,54 @@ final class FlowColumns {
             sent[i] = f.sent();
             remaining[i] = f.hasSize() ? f.remaining() : Double.NaN;
         }
-        unfinished = unfinishedOf(finished);
+        unfinished = unfinishedOf(finished, n);
+        unfinishedCount = unfinished.length;
     }
 
-    /** Takes ownership of already validated columns ({@code size} NaN = unknown). */
-    FlowColumns(boolean[] finished, int[] src, int[] dst, double[] size, double[] sent) {
+    /**
+     * Takes ownership of already validated columns ({@code size} NaN = unknown) of {@code n} flows.
+     *
+     * @param remainingBuffer room for the remaining bytes (at least {@code n} long), or null for a fresh array
+     * @param unfinishedBuffer room for the unfinished flows (at least {@code n} long), or null for an
+     *                         array of exactly their number
+     */
+    FlowColumns(int n, boolean[] finished, int[] src, int[] dst, double[] size, double[] sent,
+            double[] remainingBuffer, int[] unfinishedBuffer) {
+        this.count = n;
         this.finished = finished;
         this.src = src;
         this.dst = dst;
         this.sent = sent;
-        this.remaining = new double[finished.length];
-        for (int i = 0; i < remaining.length; i++) {
+        this.remaining = remainingBuffer != null ? remainingBuffer : new double[n];
+        for (int i = 0; i < n; i++) {
             // Same value as Flow.remaining(); NaN stays NaN (unknown size).
             remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
         }
-        this.unfinished = unfinishedOf(finished);
+        if (unfinishedBuffer == null) {
+            this.unfinished = unfinishedOf(finished, n);
+            this.unfinishedCount = unfinished.length;
+        } else {
+            int k = 0;
+            for (int i = 0; i < n; i++) {
+                if (!finished[i]) {
+                    unfinishedBuffer[k++] = i;
+                }
+            }
+            this.unfinished = unfinishedBuffer;
+            this.unfinishedCount = k;
+        }
     }
 
-    private static int[] unfinishedOf(boolean[] finished) {
+    private static int[] unfinishedOf(boolean[] finished, int n) {
         int open = 0;
-        for (boolean f : finished) {
-            if (!f) {
+        for (int i = 0; i < n; i++) {
+            if (!finished[i]) {
                 open++;
             }
         }
         int[] out = new int[open];
         int k = 0;
-        for (int i = 0; i < finished.length; i++) {
+        for (int i = 0; i < n; i++) {
             if (!finished[i]) {
                 out[k++] = i;
             }

@@ -13,16 +13,23 @@ import java.util.Map;
  */
 final class FlowIndex {
     private final long[] sortedIds;          // when ids ascend: id of the flow at each position
+    private final int count;                 // positions in sortedIds that are flows (the rest is spare room)
     private final Map<FlowId, Integer> map;  // otherwise
+    private final long[] ids;                // id of the flow at each position, always
 
-    private FlowIndex(long[] sortedIds, Map<FlowId, Integer> map) {
+    private FlowIndex(long[] ids, long[] sortedIds, int count, Map<FlowId, Integer> map) {
+        this.ids = ids;
         this.sortedIds = sortedIds;
+        this.count = count;
         this.map = map;
     }
 
-    /** Indexes flows whose ids, already checked to ascend strictly, are {@code ids} (now owned here). */
-    static FlowIndex ofAscending(long[] ids) {
-        return new FlowIndex(ids, null);
+    /**
+     * Indexes flows whose ids, already checked to ascend strictly, are {@code ids[0..count)} (now owned
+     * here, or lent by a reusable builder until its next state).
+     */
+    static FlowIndex ofAscending(long[] ids, int count) {
+        return new FlowIndex(ids, ids, count, null);
     }
 
     /** Indexes {@code flows}; duplicate ids are rejected with the flow and its coflow named. */
@@ -36,7 +43,7 @@ final class FlowIndex {
             }
         }
         if (ascending) {
-            return new FlowIndex(ids, null);
+            return new FlowIndex(ids, ids, ids.length, null);
         }
         Map<FlowId, Integer> m = new HashMap<>(flows.size() * 2);
         for (int i = 0; i < flows.size(); i++) {
@@ -45,7 +52,7 @@ final class FlowIndex {
                 throw new IllegalArgumentException("duplicate flow id " + f.id() + " in " + f.coflow());
             }
         }
-        return new FlowIndex(null, m);
+        return new FlowIndex(ids, null, 0, m);
     }
 
     /** True when the indexed flows' ids ascend with their positions. */
@@ -53,10 +60,15 @@ final class FlowIndex {
         return sortedIds != null;
     }
 
+    /** The id value of the flow at {@code position}. */
+    long idAt(int position) {
+        return ids[position];
+    }
+
     /** Position of the flow, or -1. */
     int indexOf(FlowId id) {
         if (sortedIds != null) {
-            int i = Arrays.binarySearch(sortedIds, id.value());
+            int i = Arrays.binarySearch(sortedIds, 0, count, id.value());
             return i >= 0 ? i : -1;
         }
         Integer i = map.get(id);

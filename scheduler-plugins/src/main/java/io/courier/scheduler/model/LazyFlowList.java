@@ -1,6 +1,7 @@
 package io.courier.scheduler.model;
 
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.RandomAccess;
 import java.util.function.IntFunction;
 
@@ -9,19 +10,35 @@ import java.util.function.IntFunction;
  * size-hiding view, does not pay for flow objects that no scheduler reads. The memo is a benign race
  * (flows are immutable with final fields, so any thread sees a published flow complete, and two threads
  * at worst make equal flows).
+ *
+ * <p>The memo may live in a buffer lent by a reusable {@link ColumnarStateBuilder} (then it is longer
+ * than the list and is cleared here); such a list is valid only until the builder's next state.
  */
 final class LazyFlowList extends AbstractList<Flow> implements RandomAccess {
     private final Flow[] made;
+    private final int size;
     private final IntFunction<Flow> maker;
 
     LazyFlowList(int size, IntFunction<Flow> maker) {
         this.made = new Flow[size];
+        this.size = size;
+        this.maker = maker;
+    }
+
+    /** A list of {@code size} flows memoized in {@code buffer[0..size)}, which is cleared first. */
+    LazyFlowList(Flow[] buffer, int size, IntFunction<Flow> maker) {
+        Arrays.fill(buffer, 0, size, null);
+        this.made = buffer;
+        this.size = size;
         this.maker = maker;
     }
 
     @Override
     public Flow get(int index) {
-        Flow f = made[index]; // throws for a bad index, like any list
+        if (index >= size) {
+            throw new IndexOutOfBoundsException("flow index " + index + " of " + size);
+        }
+        Flow f = made[index]; // throws for a negative index, like any list
         if (f == null) {
             f = maker.apply(index);
             made[index] = f;
@@ -31,6 +48,6 @@ final class LazyFlowList extends AbstractList<Flow> implements RandomAccess {
 
     @Override
     public int size() {
-        return made.length;
+        return size;
     }
 }

@@ -87,7 +87,7 @@ public final class LasQueues {
             }
             double rate = 0;
             for (int f : state.unfinishedFlowsOf(c)) {
-                rate += decision.rateOf(state.flow(f).id());
+                rate += decision.rateOf(state, f);
             }
             if (rate > eps) {
                 wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / rate);

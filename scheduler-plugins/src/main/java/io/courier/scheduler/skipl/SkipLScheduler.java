@@ -3,17 +3,13 @@ package io.courier.scheduler.skipl;
 import io.courier.scheduler.CoflowScheduler;
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.Decision;
-import io.courier.scheduler.model.FlowId;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.Network;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.EnumSet;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -41,8 +37,11 @@ public final class SkipLScheduler implements CoflowScheduler {
 
     private CongestionMonitor monitor;
     private double nextMeasurement = Double.NEGATIVE_INFINITY;
-    private Decision lastDecision;
-    private Set<FlowId> lastFlows = Collections.emptySet();
+    // The last rescheduling: the ids of the flows it covered (the unfinished ones), ascending, and the rate
+    // it gave each. Ids and numbers, not the decision: a state may not be kept past the call (drivers
+    // recycle them), so a decision that stands is re-expressed on the new state.
+    private long[] lastIds;
+    private double[] lastRates;
 
     /**
      * @param epoch               Δ, seconds between measurements (finite, {@code > 0})
@@ -156,17 +155,38 @@ public final class SkipLScheduler implements CoflowScheduler {
             estimateChanged = monitor.measure(state);
             nextMeasurement = now + epoch;
         }
-        Set<FlowId> flows = unfinishedIds(state);
-        if (!estimateChanged && lastDecision != null && flows.equals(lastFlows)) {
-            return lastDecision; // no trigger: SkipL reschedules only on arrival, departure or congestion
+        int[] byId = unfinishedById(state);
+        long[] ids = new long[byId.length];
+        for (int k = 0; k < ids.length; k++) {
+            ids[k] = state.flowIdValue(byId[k]);
+        }
+        if (!estimateChanged && lastIds != null && Arrays.equals(ids, lastIds)) {
+            // No trigger: SkipL reschedules only on arrival, departure or congestion. The same flows, the
+            // same rates (the same set of ids: equal ascending arrays).
+            double[] rate = new double[state.flowCount()];
+            for (int k = 0; k < byId.length; k++) {
+                rate[byId[k]] = lastRates[k];
+            }
+            return Decision.ofOwnedRates(state, rate);
         }
         double[] available = state.network().capacities();
         for (int l = 0; l < state.network().linkCount(); l++) {
             available[state.network().link(l)] = monitor.available(l);
         }
-        lastDecision = Decision.ofRates(state, RescheduleCoflows.apply(state, available));
-        lastFlows = flows;
-        return lastDecision;
+        Decision decision = Decision.ofOwnedRates(state, RescheduleCoflows.apply(state, available));
+        double[] rates = new double[byId.length];
+        for (int k = 0; k < byId.length; k++) {
+            rates[k] = decision.rateOf(state, byId[k]);
+        }
+        lastIds = ids;
+        lastRates = rates;
+        return decision;
+    }
+
+    /** Keeps only flow ids and rates between calls: drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
     }
 
     @Override
@@ -193,13 +213,25 @@ public final class SkipLScheduler implements CoflowScheduler {
         }
     }
 
-    private static Set<FlowId> unfinishedIds(ClusterState state) {
+    /** The unfinished flows of {@code state} in ascending id order (usually their index order already). */
+    private static int[] unfinishedById(ClusterState state) {
         int[] fs = state.unfinishedFlows();
-        Set<FlowId> ids = new HashSet<>(fs.length * 2);
-        for (int f : fs) {
-            ids.add(state.flow(f).id());
+        boolean ascending = true;
+        for (int k = 1; k < fs.length && ascending; k++) {
+            ascending = state.flowIdValue(fs[k - 1]) < state.flowIdValue(fs[k]);
         }
-        return ids;
+        if (ascending) {
+            return fs;
+        }
+        Integer[] boxed = new Integer[fs.length];
+        for (int k = 0; k < fs.length; k++) {
+            boxed[k] = fs[k];
+        }
+        Arrays.sort(boxed, (a, b) -> Long.compare(state.flowIdValue(a), state.flowIdValue(b)));
+        for (int k = 0; k < fs.length; k++) {
+            fs[k] = boxed[k];
+        }
+        return fs;
     }
 
     @Override

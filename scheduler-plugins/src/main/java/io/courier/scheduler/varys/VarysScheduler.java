@@ -40,6 +40,12 @@ public final class VarysScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.RATE_BASED;
@@ -52,7 +58,7 @@ public final class VarysScheduler implements CoflowScheduler {
 
     @Override
     public Decision schedule(ClusterState state) {
-        return Decision.ofRates(state, MaddWorkConserving.rates(state, SebfOrder.order(state, staticKey)));
+        return Decision.ofOwnedRates(state, MaddWorkConserving.rates(state, SebfOrder.order(state, staticKey)));
     }
 
     @Override

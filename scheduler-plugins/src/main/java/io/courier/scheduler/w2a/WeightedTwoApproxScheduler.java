@@ -58,6 +58,12 @@ public final class WeightedTwoApproxScheduler implements CoflowScheduler {
         return NAME;
     }
 
+    /** Keeps nothing from a state past the call (only ids and numbers): drivers may recycle states. */
+    @Override
+    public boolean retainsStates() {
+        return false;
+    }
+
     @Override
     public SchedulerType type() {
         return SchedulerType.ORDER_BASED;

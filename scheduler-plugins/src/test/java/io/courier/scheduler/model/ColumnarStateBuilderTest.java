@@ -28,19 +28,17 @@ class ColumnarStateBuilderTest {
         }
     }
 
-    @Test
-    void sameStateAsTheObjectBuilder() {
-        Random rnd = new Random(42);
-        ColumnarStateBuilder columnar = new ColumnarStateBuilder(NET, 4, 3); // too little room: must grow
-        ClusterState.Builder objects = ClusterState.builder(NET);
+    /** Adds the same random coflows and flows (ids from {@code firstId} up) to both builders. */
+    private static void fill(Random rnd, int coflows, int maxFlows, long firstId, ColumnarStateBuilder columnar,
+            ClusterState.Builder objects) {
         columnar.now(7.5);
         objects.now(7.5);
-        long id = 3;
-        for (int c = 0; c < 4; c++) {
+        long id = firstId;
+        for (int c = 0; c < coflows; c++) {
             Coflow coflow = new Coflow(CoflowId.of(10 + c), c < 2 ? 1.0 : 2.0 + c, 1 + c);
             columnar.coflow(coflow);
             objects.coflow(coflow);
-            for (int k = 0; k < 1 + rnd.nextInt(6); k++) {
+            for (int k = 0; k < 1 + rnd.nextInt(maxFlows); k++) {
                 int src = rnd.nextInt(5);
                 int dst = rnd.nextInt(5);
                 double size = 100 + rnd.nextInt(1000);
@@ -57,11 +55,14 @@ class ColumnarStateBuilderTest {
                 objects.flow(f.build());
             }
         }
-        ClusterState a = columnar.build();
-        ClusterState b = objects.build();
+    }
+
+    /** {@code a} reads exactly like {@code b} through every accessor, and so does its size-hiding view. */
+    private static void assertSameState(ClusterState b, ClusterState a) {
         assertEquals(b.now(), a.now());
         assertEquals(b.coflows(), a.coflows());
         assertEquals(b.flows(), a.flows());
+        assertEquals(b.flowCount(), a.flowCount());
         assertArrayEquals(b.unfinishedFlows(), a.unfinishedFlows());
         for (int c = 0; c < b.coflowCount(); c++) {
             assertArrayEquals(b.flowsOf(c), a.flowsOf(c));
@@ -71,6 +72,7 @@ class ColumnarStateBuilderTest {
         }
         for (int i = 0; i < b.flowCount(); i++) {
             assertEquals(i, a.indexOf(b.flow(i).id()));
+            assertEquals(b.flow(i).id().value(), a.flowIdValue(i));
             assertEquals(b.coflowOf(i), a.coflowOf(i));
             assertArrayEquals(b.resourcesOf(i), a.resourcesOf(i));
             assertEquals(b.finished(i), a.finished(i));
@@ -81,6 +83,91 @@ class ColumnarStateBuilderTest {
             assertEquals(b.flow(i).remaining(), a.remaining(i));
         }
         assertEquals(-1, a.indexOf(FlowId.of(1)));
+        ClusterState hiddenA = a.withSizesHidden();
+        ClusterState hiddenB = b.withSizesHidden();
+        assertEquals(hiddenB.flows(), hiddenA.flows());
+        assertTrue(hiddenA.hasSameFlowsAs(a));
+    }
+
+    @Test
+    void sameStateAsTheObjectBuilder() {
+        Random rnd = new Random(42);
+        ColumnarStateBuilder columnar = new ColumnarStateBuilder(NET, 4, 3); // too little room: must grow
+        ClusterState.Builder objects = ClusterState.builder(NET);
+        fill(rnd, 4, 6, 3, columnar, objects);
+        assertSameState(objects.build(), columnar.build());
+    }
+
+    /**
+     * A reusable builder's states, built one after another into the same (growing) arrays, each read
+     * exactly like a fresh object-built state, whether the next one is larger or smaller; ids of an earlier,
+     * larger state that the current one lacks are not found in it.
+     */
+    @Test
+    void reusableBuilderBuildsEveryStateOfASequenceExactly() {
+        Random rnd = new Random(7);
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        int[][] shapes = {{3, 4}, {6, 400}, {2, 3}, {1, 1}, {5, 900}, {4, 6}};
+        long firstId = 3;
+        for (int[] shape : shapes) {
+            ClusterState.Builder objects = ClusterState.builder(NET);
+            fill(rnd, shape[0], shape[1], firstId, reusable.begin(), objects);
+            ClusterState expected = objects.build();
+            ClusterState built = reusable.build();
+            assertSameState(expected, built);
+            long beyond = expected.flow(expected.flowCount() - 1).id().value() + 1;
+            assertEquals(-1, built.indexOf(FlowId.of(beyond)));
+            assertThrows(IndexOutOfBoundsException.class, () -> built.flow(expected.flowCount()));
+            assertThrows(IllegalStateException.class, reusable::build);
+        }
+        assertThrows(IllegalStateException.class, () -> new ColumnarStateBuilder(NET, 1, 1).begin());
+    }
+
+    /** Whole coflows copied from arrays give the state that flow-by-flow calls give, and the same errors. */
+    @Test
+    void flowRangeIsFlowByFlow() {
+        Random rnd = new Random(11);
+        int n = 40;
+        int[] src = new int[n];
+        int[] dst = new int[n];
+        double[] size = new double[n];
+        double[] sent = new double[n];
+        boolean[] done = new boolean[n];
+        double[] rate = new double[n];
+        for (int i = 0; i < n; i++) {
+            src[i] = rnd.nextInt(5);
+            dst[i] = rnd.nextInt(5);
+            size[i] = 100 + rnd.nextInt(1000);
+            done[i] = rnd.nextInt(3) == 0;
+            sent[i] = done[i] ? size[i] : rnd.nextInt((int) size[i]);
+            rate[i] = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
+        }
+        int[] starts = {0, 7, 8, 25, 40}; // four coflows, one of a single flow
+        ColumnarStateBuilder bulk = ColumnarStateBuilder.reusable(NET).begin().now(3.0);
+        ColumnarStateBuilder single = new ColumnarStateBuilder(NET, 4, 1).now(3.0);
+        for (int c = 0; c + 1 < starts.length; c++) {
+            Coflow coflow = new Coflow(CoflowId.of(c + 1), c, 1);
+            bulk.coflow(coflow);
+            single.coflow(coflow);
+            bulk.flowRange(100 + starts[c], starts[c], starts[c + 1] - starts[c], src, dst, size, sent, done, rate,
+                    rate);
+            for (int i = starts[c]; i < starts[c + 1]; i++) {
+                single.flow(100 + i, src[i], dst[i], size[i], sent[i], done[i], rate[i], rate[i]);
+            }
+        }
+        ClusterState expected = single.build();
+        assertSameState(expected, bulk.build());
+        sent[30] = -1;
+        ColumnarStateBuilder bad = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0));
+        rejects(() -> bad.flowRange(100, 0, n, src, dst, size, sent, done, rate, rate), "flow-130", "sent", "-1.0");
+        sent[30] = 0;
+        dst[12] = 9;
+        rejects(() -> new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0))
+                .flowRange(100, 0, n, src, dst, size, sent, done, rate, rate), "flow-112", "host", "5 hosts");
+        dst[12] = 0;
+        ColumnarStateBuilder after = new ColumnarStateBuilder(NET, 1, 1).coflow(Coflow.of(1, 0));
+        after.flowRange(100, 0, 5, src, dst, size, sent, done, rate, rate);
+        rejects(() -> after.flowRange(104, 5, 5, src, dst, size, sent, done, rate, rate), "flow-104", "ascend");
     }
 
     @Test

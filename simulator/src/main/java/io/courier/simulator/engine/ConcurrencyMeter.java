@@ -27,10 +27,13 @@ final class ConcurrencyMeter {
         return count;
     }
 
-    /** Sending network flows per port when every flow of {@code state} with a positive rate is one. */
+    /**
+     * Sending network flows per port when every flow of {@code state} with a positive rate is one
+     * ({@code rate} indexed like the state's flows; it may be longer).
+     */
     int[] portCounts(ClusterState state, double[] rate) {
         int[] count = new int[2 * hosts];
-        for (int i = 0; i < rate.length; i++) {
+        for (int i = 0; i < state.flowCount(); i++) {
             if (rate[i] > 0) {
                 count[state.src(i)]++;
                 count[hosts + state.dst(i)]++;

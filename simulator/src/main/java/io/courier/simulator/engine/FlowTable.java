@@ -27,9 +27,11 @@ final class FlowTable {
     final double[] size;
     final double[] sent;
     final byte[] state;
+    /** {@code state == DONE}, kept beside it so that snapshots copy it in bulk. */
+    final boolean[] done;
     /** Rate in force over the last interval (NaN before the first), reported to schedulers as measured. */
     final double[] lastRate;
-    /** Flow numbers of each coflow, ascending. */
+    /** Flow numbers of each coflow: consecutive, ascending (snapshots copy a coflow's columns in bulk). */
     final int[][] flowsOfCoflow;
     /** Per coflow: its reducers' fetch queues (flow numbers in ascending mapper order). */
     final int[][][] fetchQueues;
@@ -45,6 +47,7 @@ final class FlowTable {
         this.size = new double[flows];
         this.sent = new double[flows];
         this.state = new byte[flows];
+        this.done = new boolean[flows];
         this.lastRate = new double[flows];
         Arrays.fill(lastRate, Double.NaN);
         this.flowsOfCoflow = new int[coflows.size()][];

@@ -48,6 +48,20 @@ public final class FluidSimulator {
     private boolean columnar;
     /** The flows the current event completes ({@link Epoch#completeUntil}); reused across events. */
     private int[] completed = new int[64];
+    /**
+     * Builds every columnar snapshot into the same arrays when the scheduler keeps no state past a call
+     * ({@link CoflowScheduler#retainsStates()}); null otherwise (a fresh state per decision). A snapshot
+     * lives only until the next decision: the engine keeps the decision's rates, never the state.
+     */
+    private final ColumnarStateBuilder recycled;
+    // Per-decision arrays over the snapshot's flows, reused by every decision: the snapshot's global flow
+    // numbers, and the interval's completion instants and heap keys. Only the current Epoch reads them,
+    // and an Epoch is settled before the next snapshot is taken.
+    private int[] globalBuf = new int[0];
+    private double[] finishBuf = new double[0];
+    private long[] keyBuf = new long[0];
+    /** The rates of the current interval, by position (the enforcer writes them; the Epoch reads them). */
+    private double[] rateBuf = new double[0];
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
             ProgressListener progress) {
@@ -64,6 +78,7 @@ public final class FluidSimulator {
                 : null;
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
         this.flowCache = new Flow[table.flows];
+        this.recycled = scheduler.retainsStates() ? null : ColumnarStateBuilder.reusable(workload.network());
         this.coflowIds = new CoflowId[workload.coflows().size()];
         for (int c = 0; c < coflowIds.length; c++) {
             coflowIds[c] = CoflowId.of(workload.coflows().get(c).id());
@@ -142,6 +157,7 @@ public final class FluidSimulator {
             for (int d = 0; d < doneCount; d++) {
                 int g = completed[d];
                 table.state[g] = FlowTable.DONE;
+                table.done[g] = true;
                 table.sent[g] = table.size[g];
                 reschedule |= options.triggers() == Triggers.FLOW | gate.finished(g);
                 int c = table.coflowOf[g];
@@ -182,7 +198,10 @@ public final class FluidSimulator {
             throw new IllegalStateException(label + " failed at t=" + now + " s with " + active.size()
                     + " active coflows: " + e.getMessage(), e);
         }
-        double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement());
+        if (rateBuf.length < snap.count) {
+            rateBuf = new double[grown(snap.count)];
+        }
+        double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
         int[] portFlows;
         if (courier != null) {
             List<int[]> networkFlows = new ArrayList<>();
@@ -196,7 +215,7 @@ public final class FluidSimulator {
         if (!(wake > now + 1e-9 * Math.max(1.0, now))) {
             wake = Double.POSITIVE_INFINITY; // a wake-up at (or before) now is no later event
         }
-        return new Epoch(now, snap.global, rate, wake, portFlows);
+        return new Epoch(now, snap.global, snap.count, rate, wake, portFlows);
     }
 
     /**
@@ -207,37 +226,43 @@ public final class FluidSimulator {
     private final class Epoch {
         final double start;
         final double wake;
-        private final int[] flows;
+        private final int[] flows;      // global flow numbers by position, the first n entries
+        private final int n;
         private final double[] rate;
         private final int[] portFlows;  // sending network flows per port (up ports, then down ports)
         private final CompletionQueue order;
         private final double[] finish;  // completion instant by position (+∞ = not in this interval)
         private boolean completedAny;
 
-        Epoch(double start, int[] global, double[] rate, double wake, int[] portFlows) {
-            if (global.length > CompletionQueue.POSITION_MASK) {
+        Epoch(double start, int[] global, int count, double[] rate, double wake, int[] portFlows) {
+            if (count > CompletionQueue.POSITION_MASK) {
                 throw new IllegalStateException(label + ": more than " + CompletionQueue.POSITION_MASK
                         + " flows in one decision");
             }
             this.start = start;
             this.flows = global;
+            this.n = count;
             this.rate = rate;
             this.wake = wake;
             this.portFlows = portFlows;
-            this.finish = new double[global.length];
-            long[] keys = new long[global.length];
-            int n = 0;
-            for (int i = 0; i < global.length; i++) {
+            if (finishBuf.length < count) {
+                finishBuf = new double[grown(count)];
+                keyBuf = new long[finishBuf.length];
+            }
+            this.finish = finishBuf;
+            long[] keys = keyBuf;
+            int running = 0;
+            for (int i = 0; i < count; i++) {
                 int g = global[i];
                 if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
                     double at = start + table.remaining(g) / rate[i];
                     finish[i] = at;
-                    keys[n++] = CompletionQueue.key(at - start, i);
+                    keys[running++] = CompletionQueue.key(at - start, i);
                 } else {
                     finish[i] = Double.POSITIVE_INFINITY;
                 }
             }
-            this.order = new CompletionQueue(keys, n);
+            this.order = new CompletionQueue(keys, running);
         }
 
         boolean completedAny() {
@@ -270,7 +295,7 @@ public final class FluidSimulator {
         /** Ends the interval at {@code t}: bytes sent by the flows still running, rates as measured. */
         void settle(double t) {
             meter.record(portFlows, t - start);
-            for (int i = 0; i < flows.length; i++) {
+            for (int i = 0; i < n; i++) {
                 int g = flows[i];
                 if (table.state[g] == FlowTable.RUNNING && finish[i] > t) {
                     table.sent[g] = Math.min(table.size[g], table.sent[g] + rate[i] * (t - start));
@@ -295,15 +320,30 @@ public final class FluidSimulator {
         return t;
     }
 
-    /** The state the scheduler sees, plus the global number of each of its flows. */
+    /** The state the scheduler sees, plus the global number of each of its flows ({@code global[0..count)}). */
     private static final class Snapshot {
         final ClusterState state;
         final int[] global;
+        final int count;
 
-        Snapshot(ClusterState state, int[] global) {
+        Snapshot(ClusterState state, int[] global, int count) {
             this.state = state;
             this.global = global;
+            this.count = count;
         }
+    }
+
+    /** Room for at least {@code n} entries with headroom, so that buffers regrow rarely. */
+    private static int grown(int n) {
+        return Math.max(16, n + (n >> 2));
+    }
+
+    /** {@link #globalBuf}, at least {@code n} long. */
+    private int[] globalBuffer(int n) {
+        if (globalBuf.length < n) {
+            globalBuf = new int[grown(n)];
+        }
+        return globalBuf;
     }
 
     private Snapshot snapshot(double now, List<Integer> active, double[] admission) {
@@ -317,7 +357,7 @@ public final class FluidSimulator {
             capacity += table.flowsOfCoflow[c].length;
         }
         b.expectFlows(capacity);
-        int[] g = new int[capacity];
+        int[] g = globalBuffer(capacity);
         int n = 0;
         for (int c : active) {
             WorkloadCoflow wc = workload.coflows().get(c);
@@ -331,8 +371,7 @@ public final class FluidSimulator {
                 g[n++] = flow;
             }
         }
-        g = Arrays.copyOf(g, n);
-        return new Snapshot(b.build(), g);
+        return new Snapshot(b.build(), g, n);
     }
 
     /**
@@ -345,12 +384,25 @@ public final class FluidSimulator {
         for (int c : active) {
             capacity += table.flowsOfCoflow[c].length;
         }
-        ColumnarStateBuilder b = new ColumnarStateBuilder(workload.network(), active.size(), capacity).now(now);
-        int[] g = new int[capacity];
+        ColumnarStateBuilder b = recycled != null ? recycled.begin().now(now)
+                : new ColumnarStateBuilder(workload.network(), active.size(), capacity).now(now);
+        int[] g = globalBuffer(capacity);
         int n = 0;
+        boolean nothingWaits = options.parallelCopies() == 0; // then every flow of an admitted coflow has started
         for (int c : active) {
             b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
-            for (int flow : table.flowsOfCoflow[c]) {
+            int[] members = table.flowsOfCoflow[c];
+            if (nothingWaits && members.length > 0) {
+                // A coflow's flows are numbered side by side: copy the coflow's columns in bulk.
+                int first = members[0];
+                b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
+                        table.lastRate, table.lastRate);
+                for (int k = 0; k < members.length; k++) {
+                    g[n++] = first + k;
+                }
+                continue;
+            }
+            for (int flow : members) {
                 byte state = table.state[flow];
                 if (state == FlowTable.WAITING) {
                     continue; // a fetch not started yet is not on the network
@@ -361,7 +413,7 @@ public final class FluidSimulator {
                 g[n++] = flow;
             }
         }
-        return new Snapshot(b.build(), Arrays.copyOf(g, n));
+        return new Snapshot(b.build(), g, n);
     }
 
     /** True when (admission, id) ascends strictly with the workload's coflow order. */
@@ -404,10 +456,13 @@ public final class FluidSimulator {
     private void checkCapacity(ClusterState state, double[] rate, double now) {
         Network net = state.network();
         double[] used = new double[net.resourceCount()];
-        for (int i = 0; i < rate.length; i++) {
+        for (int i = 0; i < state.flowCount(); i++) {
             if (!(rate[i] >= 0) || Double.isInfinite(rate[i])) {
                 throw new IllegalStateException(label + " gave " + state.flow(i) + " the rate " + rate[i]
                         + " at t=" + now + " s");
+            }
+            if (rate[i] == 0) {
+                continue; // adds nothing (finished and paused flows: most of a large state)
             }
             for (int p : state.resourcesOf(i)) {
                 used[p] += rate[i];
