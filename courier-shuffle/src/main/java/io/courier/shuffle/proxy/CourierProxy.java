@@ -98,7 +98,7 @@ public final class CourierProxy implements Closeable {
         }
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         address = new NodeAddress(config.host(), bound.getPort());
-        scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize());
+        scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize(), config.pacingBurst());
         client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
                 config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
         relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()));

@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy;
 
 import io.courier.scheduler.planning.SelectAndSplit;
+import io.courier.shuffle.proxy.schedule.SendScheduler;
 
 import java.util.Map;
 
@@ -16,6 +17,7 @@ public final class ProxyConfig {
     public static final String CONNECTION_MAX_IN_FLIGHT = "courier.proxy.connection.max-in-flight.bytes";
     public static final String NODE_MAX_IN_FLIGHT = "courier.proxy.node.max-in-flight.bytes";
     public static final String SEND_BUFFER = "courier.proxy.send.buffer.bytes";
+    public static final String PACING_BURST = "courier.proxy.pacing.burst.bytes";
     public static final String TRANSFER_TO = "courier.proxy.transferTo.allowed";
     public static final String CONNECT_TIMEOUT = "courier.proxy.connect.timeout.ms";
     public static final String MAX_NUM = "courier.proxy.maxNum";
@@ -33,6 +35,7 @@ public final class ProxyConfig {
     private final long connectionMaxInFlight;
     private final long nodeMaxInFlight;
     private final long sendBuffer;
+    private final long pacingBurst;
     private final boolean transferTo;
     private final int connectTimeoutMillis;
     private final int maxNum;
@@ -49,6 +52,7 @@ public final class ProxyConfig {
         check(v.nodeMaxInFlight >= v.connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
                 v.nodeMaxInFlight);
         check(v.sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", v.sendBuffer);
+        check(v.pacingBurst >= 1, PACING_BURST, ">= 1", v.pacingBurst);
         check(v.connectTimeoutMillis >= 1, CONNECT_TIMEOUT, ">= 1", v.connectTimeoutMillis);
         check(v.maxNum >= 1, MAX_NUM, ">= 1", v.maxNum);
         check(v.minSize >= 0 && !Double.isInfinite(v.minSize), MIN_SIZE, "finite and >= 0", v.minSize);
@@ -61,6 +65,7 @@ public final class ProxyConfig {
         this.connectionMaxInFlight = v.connectionMaxInFlight;
         this.nodeMaxInFlight = v.nodeMaxInFlight;
         this.sendBuffer = v.sendBuffer;
+        this.pacingBurst = v.pacingBurst;
         this.transferTo = v.transferTo;
         this.connectTimeoutMillis = v.connectTimeoutMillis;
         this.maxNum = v.maxNum;
@@ -79,6 +84,7 @@ public final class ProxyConfig {
         long connectionMaxInFlight;
         long nodeMaxInFlight;
         long sendBuffer;
+        long pacingBurst;
         boolean transferTo;
         int connectTimeoutMillis;
         int maxNum;
@@ -97,6 +103,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = connectionMaxInFlight;
         v.nodeMaxInFlight = nodeMaxInFlight;
         v.sendBuffer = sendBuffer;
+        v.pacingBurst = pacingBurst;
         v.transferTo = transferTo;
         v.connectTimeoutMillis = connectTimeoutMillis;
         v.maxNum = maxNum;
@@ -121,6 +128,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = 64L << 20;
         v.nodeMaxInFlight = 256L << 20;
         v.sendBuffer = 1L << 20;
+        v.pacingBurst = (long) SendScheduler.DEFAULT_PACING_BURST_BYTES;
         v.transferTo = true;
         v.connectTimeoutMillis = 10_000;
         v.maxNum = SelectAndSplit.UNLIMITED;
@@ -148,6 +156,7 @@ public final class ProxyConfig {
                     case CONNECTION_MAX_IN_FLIGHT: c.connectionMaxInFlight = Long.parseLong(v); break;
                     case NODE_MAX_IN_FLIGHT: c.nodeMaxInFlight = Long.parseLong(v); break;
                     case SEND_BUFFER: c.sendBuffer = Long.parseLong(v); break;
+                    case PACING_BURST: c.pacingBurst = Long.parseLong(v); break;
                     case TRANSFER_TO: c.transferTo = Boolean.parseBoolean(v); break;
                     case CONNECT_TIMEOUT: c.connectTimeoutMillis = Integer.parseInt(v); break;
                     case MAX_NUM: c.maxNum = Integer.parseInt(v); break;
@@ -287,6 +296,14 @@ public final class ProxyConfig {
 
     public long sendBuffer() {
         return sendBuffer;
+    }
+
+    /**
+     * Bytes a connection paced at a decided rate may send at once after being idle (its token bucket's depth);
+     * a block larger than this still passes, so one block is the smallest effective burst.
+     */
+    public long pacingBurst() {
+        return pacingBurst;
     }
 
     public boolean transferTo() {

@@ -44,9 +44,25 @@ public final class SendScheduler {
     private volatile SendPlan plan = SendPlan.EMPTY;
     private final FlowLedger ledger = new FlowLedger();
 
+    /** The default burst of a paced connection: four 64 KiB blocks. */
+    public static final double DEFAULT_PACING_BURST_BYTES = 4.0 * 64 * 1024;
+
+    /** Tokens a paced connection may save up while idle (see {@link TokenBucket}); 4 blocks unless configured. */
+    private final double pacingBurstBytes;
+
     public SendScheduler(String self, int maxNum, double minSize) {
+        this(self, maxNum, minSize, DEFAULT_PACING_BURST_BYTES);
+    }
+
+    public SendScheduler(String self, int maxNum, double minSize, double pacingBurstBytes) {
         this.self = self;
         this.selector = new SelectAndSplit(maxNum, minSize);
+        this.pacingBurstBytes = pacingBurstBytes;
+    }
+
+    /** How many bytes a paced connection may send at once after being idle (any thread; immutable). */
+    public double pacingBurstBytes() {
+        return pacingBurstBytes;
     }
 
     public SendPlan plan() {

@@ -77,7 +77,7 @@ final class ConnectionSender {
         this.counters = counters;
         this.sendBufferBytes = sendBufferBytes;
         this.zeroCopy = zeroCopy;
-        this.bucket = new TokenBucket(Double.POSITIVE_INFINITY, 4.0 * Wire.MAX_DATA, System.nanoTime());
+        this.bucket = new TokenBucket(Double.POSITIVE_INFINITY, scheduler.pacingBurstBytes(), System.nanoTime());
     }
 
     void start(String peerNode) {
