@@ -9,6 +9,7 @@ import io.courier.scheduler.planning.PlannedFlow;
 import io.courier.scheduler.planning.PlanningMode;
 import io.courier.scheduler.planning.SelectAndSplit;
 import io.courier.scheduler.planning.UnifiedFlow;
+import io.courier.shuffle.proxy.protocol.Wire;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -44,8 +45,8 @@ public final class SendScheduler {
     private volatile SendPlan plan = SendPlan.EMPTY;
     private final FlowLedger ledger = new FlowLedger();
 
-    /** The default burst of a paced connection: four 64 KiB blocks. */
-    public static final double DEFAULT_PACING_BURST_BYTES = 4.0 * 64 * 1024;
+    /** The default burst of a paced connection: four blocks. */
+    public static final double DEFAULT_PACING_BURST_BYTES = 4.0 * Wire.MAX_DATA;
 
     /** Tokens a paced connection may save up while idle (see {@link TokenBucket}); 4 blocks unless configured. */
     private final double pacingBurstBytes;
