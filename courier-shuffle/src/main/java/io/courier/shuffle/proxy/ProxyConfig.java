@@ -299,8 +299,9 @@ public final class ProxyConfig {
     }
 
     /**
-     * Bytes a connection paced at a decided rate may send at once after being idle (its token bucket's depth);
-     * a block larger than this still passes, so one block is the smallest effective burst.
+     * Bytes a connection paced at a decided rate may send at once after being idle (its token bucket's depth).
+     * A paced connection also cuts its DATA blocks to this size (at least 4 KiB, at most 64 KiB), so a burst
+     * below one full block is a real bound on what it puts on the wire at once.
      */
     public long pacingBurst() {
         return pacingBurst;

@@ -28,6 +28,11 @@ public final class TokenBucket {
         return rate;
     }
 
+    /** Whether a finite rate applies (an infinite one is "not paced": every block may go at once). */
+    public boolean paced() {
+        return !Double.isInfinite(rate);
+    }
+
     /** Whether a block may be sent now. */
     public boolean ready(long nowNanos) {
         if (Double.isInfinite(rate)) {

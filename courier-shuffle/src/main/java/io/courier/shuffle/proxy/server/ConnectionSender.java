@@ -49,6 +49,14 @@ final class ConnectionSender {
     private final ArrayList<OutboundStream> order = new ArrayList<>();
     private final Runnable onPlanChange = this::planChangedFromAnyThread;
     private final TokenBucket bucket;
+    /**
+     * The largest block of a paced connection: its burst, between {@link #MIN_PACED_BLOCK} and a full block.
+     * A sender converging with others on one switch port adds one block to that port's queue at line rate
+     * however well the bucket averages, so a shallow burst must also mean small blocks to bound the queue.
+     */
+    private final int pacedBlock;
+    /** Below this, per-frame costs outweigh what a smaller block saves in queueing. */
+    static final int MIN_PACED_BLOCK = 4096;
     private String peer;
     private PeerPlan peerPlan = PeerPlan.UNPLANNED;
     private long queued;
@@ -78,6 +86,7 @@ final class ConnectionSender {
         this.sendBufferBytes = sendBufferBytes;
         this.zeroCopy = zeroCopy;
         this.bucket = new TokenBucket(Double.POSITIVE_INFINITY, scheduler.pacingBurstBytes(), System.nanoTime());
+        this.pacedBlock = (int) Math.max(MIN_PACED_BLOCK, Math.min(Wire.MAX_DATA, scheduler.pacingBurstBytes()));
     }
 
     void start(String peerNode) {
@@ -239,7 +248,7 @@ final class ConnectionSender {
                 scheduleWakeup(bucket.nanosUntilReady(now));
                 break;
             }
-            int n = (int) Math.min(Wire.MAX_DATA, Math.min(s.credit, s.remaining));
+            int n = (int) Math.min(bucket.paced() ? pacedBlock : Wire.MAX_DATA, Math.min(s.credit, s.remaining));
             try {
                 writeBlock(s, n);
             } catch (IOException | RuntimeException e) {
