@@ -35,6 +35,24 @@ public interface CoflowScheduler {
     double nextWakeup(ClusterState state, Decision decision);
 
     /**
+     * A driver's shortcut past a wake-up that cannot change the decision. A driver may call this instead
+     * of {@link #schedule} at an instant {@code now} equal to the last wake-up this scheduler asked for
+     * ({@link #nextWakeup} or this method) only when, since the last {@link #schedule} call, the network
+     * was quiet: no coflow arrived or left, no flow started or finished, and every flow sent at exactly
+     * the rate that last decision gave it (the simulator without Courier's planning; the coordinator
+     * never calls this, it calls {@link #schedule} every epoch).
+     *
+     * <p>Returns the next wake-up instant when the scheduler can prove that {@link #schedule} at
+     * {@code now} would return the same decision again — it then advances its own state as that call
+     * would have, and the driver keeps the previous decision's rates — or NaN when the driver must call
+     * {@link #schedule}. The default is NaN: no proof, no shortcut. A proof may be conservative (NaN
+     * where the decision would in fact stand), never optimistic.
+     */
+    default double skipWakeup(double now) {
+        return Double.NaN;
+    }
+
+    /**
      * Whether this scheduler may keep a state it was handed — or anything that reads it later: a
      * {@link Decision} made on it, its flow list, its index arrays — past the call that handed it over.
      * A driver may recycle a state's storage for the next decision (a reusable

@@ -7,6 +7,7 @@ import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.LasQueues;
 import io.courier.scheduler.primitives.QueueAllocation;
+import io.courier.scheduler.primitives.QuietInterval;
 import io.courier.scheduler.primitives.QueueAllocation.GroupSharing;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
@@ -22,7 +23,9 @@ import java.util.Set;
  *
  * <p>It keeps no state across calls: the queues are derived from {@code sent} every time, so a driver
  * may call it at any instant. It asks to be woken at the next epoch or at the exact instant a coflow's
- * attained service crosses its queue's upper threshold, whichever comes first.
+ * attained service crosses its queue's upper threshold, whichever comes first. The only thing it
+ * remembers is, for {@link #skipWakeup}, until when its last decision provably stands (so one instance
+ * belongs to one driver).
  */
 public final class AaloScheduler implements CoflowScheduler {
     /** Registry name. */
@@ -32,6 +35,10 @@ public final class AaloScheduler implements CoflowScheduler {
     private final boolean weighted;
     private final GroupSharing sharing;
     private final double epoch;
+    /** The last decision's proof for {@link #skipWakeup}: its queues stand until the earliest crossing. */
+    private final QuietInterval quiet = new QuietInterval();
+    /** The exact next crossing at the last decision's rates, for the wake-up after a skipped one. */
+    private double crossing = Double.POSITIVE_INFINITY;
 
     public AaloScheduler(LasQueues queues, boolean weighted, GroupSharing sharing, double epoch) {
         if (!(epoch > 0)) {
@@ -97,6 +104,10 @@ public final class AaloScheduler implements CoflowScheduler {
         } else {
             QueueAllocation.strict(state, queueOf, queues.queues(), sharing, residual, rate);
         }
+        // The allocation is a function of the queues and the set of unfinished flows only (never of bytes
+        // sent within a queue), so while the network is quiet it changes only when a queue does.
+        quiet.decided(state.now(), queues.nextCrossing(state, rate, true));
+        crossing = queues.nextCrossing(state, rate, false);
         return Decision.ofOwnedRates(state, rate);
     }
 
@@ -108,5 +119,14 @@ public final class AaloScheduler implements CoflowScheduler {
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
         return Math.min(state.now() + epoch, queues.nextCrossing(state, decision));
+    }
+
+    /**
+     * Skips an epoch wake-up that comes before any queue could change: the decision would be the same.
+     * The next wake-up is then the following epoch or the crossing computed at the last decision.
+     */
+    @Override
+    public double skipWakeup(double now) {
+        return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;
     }
 }

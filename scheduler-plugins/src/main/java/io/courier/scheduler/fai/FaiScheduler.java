@@ -7,6 +7,7 @@ import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.LasQueues;
 import io.courier.scheduler.primitives.QueueAllocation;
+import io.courier.scheduler.primitives.QuietInterval;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
 import java.util.Arrays;
@@ -23,7 +24,9 @@ import java.util.Set;
  *       rate and return the excess (Alg. 2);</li>
  *   <li>{@link RemainingBandwidth}: give the freed bandwidth to coflows in strict priority order (Alg. 3).</li>
  * </ol>
- * It never reads flow sizes. It keeps no state between calls: queues are derived from bytes sent.
+ * It never reads flow sizes. Its decisions use no state kept between calls (queues are derived from bytes
+ * sent); it remembers only, for {@link #skipWakeup}, until when its last decision provably stands, so one
+ * instance belongs to one driver.
  */
 public final class FaiScheduler implements CoflowScheduler {
     /** Registry name. */
@@ -44,6 +47,10 @@ public final class FaiScheduler implements CoflowScheduler {
     private final InterQueue interQueue;
     private final double epoch;
     private final Mbab mbab;
+    /** The last decision's proof for {@link #skipWakeup} (see {@link #quietBound}). */
+    private final QuietInterval quiet = new QuietInterval();
+    /** The exact next queue crossing at the last decision's rates, for the wake-up after a skipped one. */
+    private double crossing = Double.POSITIVE_INFINITY;
 
     /**
      * @param queues number of LAS queues K ({@code >= 1})
@@ -122,7 +129,73 @@ public final class FaiScheduler implements CoflowScheduler {
 
     @Override
     public Decision schedule(ClusterState state) {
-        return Decision.ofOwnedRates(state, allocate(state, Stage.REALLOCATED));
+        boolean[] equalized = new boolean[state.coflowCount()];
+        double[][] afterMbab = new double[1][];
+        double[] rate = allocate(state, Stage.REALLOCATED, equalized, afterMbab);
+        quiet.decided(state.now(), Math.min(queues.nextCrossing(state, rate, true),
+                quietBound(state, equalized, afterMbab[0], rate)));
+        crossing = queues.nextCrossing(state, rate, false);
+        return Decision.ofOwnedRates(state, rate);
+    }
+
+    /**
+     * Skips an epoch wake-up that comes before the decision could change: the next one is then the
+     * following epoch or the queue crossing computed at the last decision.
+     */
+    @Override
+    public double skipWakeup(double now) {
+        return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;
+    }
+
+    /**
+     * A lower bound on the first instant at which MBAB's test (step 2) could give another answer for some
+     * coflow, if every flow keeps sending at {@code rate}. With the queues and the set of unfinished flows
+     * fixed, step 1's rates are fixed, so the decision changes only when a coflow's test does:
+     * <ul>
+     *   <li>a coflow that was equalized sends all its unfinished flows at one rate (step 3 adds the same
+     *       {@code left} to each), so the gaps between their bytes stay as they are while the tolerance
+     *       grows with the bytes: its bottleneck stays found;</li>
+     *   <li>for one that was not, the test needs a flow {@code f} of least step-1 bandwidth within the
+     *       byte tolerance of the least-progressed flow, in particular of the flow {@code g} that is
+     *       least-progressed now: {@code s_f − s_g − (r_g − r_f)·t <= tol·max(1, s_f + r_f·t)}, which
+     *       cannot hold before {@code t = (s_f − s_g − tol·(1 + s_f)) / (r_g − r_f + tol·r_f)}.</li>
+     * </ul>
+     */
+    private double quietBound(ClusterState state, boolean[] equalized, double[] stepOne, double[] rate) {
+        double bound = Double.POSITIVE_INFINITY;
+        double tol = mbab.bytesTolerance();
+        double bwTol = mbab.bandwidthTolerance() * state.network().maxCapacity();
+        for (int c = 0; c < state.coflowCount(); c++) {
+            int[] flows = state.unfinishedFlowsOf(c);
+            if (equalized[c] || flows.length == 0) {
+                continue;
+            }
+            double minBw = Double.POSITIVE_INFINITY;
+            int least = flows[0];
+            for (int f : flows) {
+                minBw = Math.min(minBw, stepOne[f]);
+                if (state.sent(f) < state.sent(least)) {
+                    least = f;
+                }
+            }
+            double sg = state.sent(least);
+            double rg = rate[least];
+            for (int f : flows) {
+                if (Math.abs(stepOne[f] - minBw) > bwTol) {
+                    continue; // not a candidate bottleneck while step 1's rates stand
+                }
+                double sf = state.sent(f);
+                double gap = sf - sg - tol * (1.0 + sf);
+                if (gap <= 0) {
+                    return state.now(); // within reach of the test already: prove nothing
+                }
+                double closing = rg - rate[f] + tol * rate[f];
+                if (closing > 0) {
+                    bound = Math.min(bound, state.now() + gap / closing);
+                }
+            }
+        }
+        return bound;
     }
 
     /**
@@ -142,6 +215,14 @@ public final class FaiScheduler implements CoflowScheduler {
 
     /** Per-flow rates, indexed like {@code state.flows()}, after the given step. */
     double[] allocate(ClusterState state, Stage upTo) {
+        return allocate(state, upTo, new boolean[state.coflowCount()], new double[1][]);
+    }
+
+    /**
+     * {@link #allocate(ClusterState, Stage)}, also reporting which coflows MBAB equalized and (in
+     * {@code afterMbab[0]}) a copy of the rates after step 2.
+     */
+    private double[] allocate(ClusterState state, Stage upTo, boolean[] equalized, double[][] afterMbab) {
         int[] queueOf = queues.queuesOf(state);
         double[] residual = state.residualCapacities(false);
         double[] bw = new double[state.flowCount()];
@@ -156,11 +237,12 @@ public final class FaiScheduler implements CoflowScheduler {
         }
         int[] order = priorityOrder(queueOf);
         for (int c : order) {
-            mbab.equalize(state, c, bw, residual);
+            equalized[c] = mbab.equalize(state, c, bw, residual);
         }
         if (upTo == Stage.BOTTLENECK) {
             return bw;
         }
+        afterMbab[0] = bw.clone();
         RemainingBandwidth step3 = new RemainingBandwidth(residual.length);
         for (int c : order) {
             step3.reallocate(state, c, bw, residual);

@@ -31,6 +31,14 @@ final class Mbab {
         this.bandwidthTolerance = bandwidthTolerance;
     }
 
+    double bytesTolerance() {
+        return bytesTolerance;
+    }
+
+    double bandwidthTolerance() {
+        return bandwidthTolerance;
+    }
+
     /**
      * Applies MBAB to one coflow: when some flow with the minimum bytes sent also has the minimum
      * bandwidth, sets every unfinished flow's {@code bw} to that minimum and adds what it took away to

@@ -94,6 +94,9 @@ public final class AlphaOrder {
         return out;
     }
 
+    /** The relative tolerance of {@link #sameAlpha}. */
+    static final double TIE_TOLERANCE = 1e-6;
+
     /** {@code EPS_BYTES} of SCHEDULERS.md §0.4 applied to bytes per unit weight. */
     static boolean sameAlpha(double a, double b) {
         if (a == b) {
@@ -102,6 +105,6 @@ public final class AlphaOrder {
         if (Double.isInfinite(a) || Double.isInfinite(b)) {
             return false;
         }
-        return Math.abs(a - b) <= 1e-6 * Math.max(1.0, Math.max(Math.abs(a), Math.abs(b)));
+        return Math.abs(a - b) <= TIE_TOLERANCE * Math.max(1.0, Math.max(Math.abs(a), Math.abs(b)));
     }
 }

@@ -6,9 +6,11 @@ import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.QuietInterval;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -35,6 +37,8 @@ public final class IaoaScheduler implements CoflowScheduler {
     private List<CoflowId> order;           // null until the first decision
     private Set<CoflowId> orderedSet = Collections.emptySet();
     private double orderTime = Double.NaN;
+    /** The last decision's proof for {@link #skipWakeup} (see {@link #quietBound}). */
+    private final QuietInterval quiet = new QuietInterval();
 
     /** @param period re-ordering period {@code T} in seconds, {@code > 0}; +∞ re-orders only on arrivals and departures */
     public IaoaScheduler(double period) {
@@ -83,8 +87,11 @@ public final class IaoaScheduler implements CoflowScheduler {
         for (int c = 0; c < state.coflowCount(); c++) {
             active.add(state.coflow(c).id());
         }
+        double[] alphas = null;
+        int[] sorted = null;
         if (mustReorder(state.now(), active)) {
-            int[] sorted = AlphaOrder.order(state, AlphaOrder.sentAlphas(state));
+            alphas = AlphaOrder.sentAlphas(state);
+            sorted = AlphaOrder.order(state, alphas);
             List<CoflowId> ids = new ArrayList<>(sorted.length);
             for (int c : sorted) {
                 ids.add(state.coflow(c).id());
@@ -97,7 +104,130 @@ public final class IaoaScheduler implements CoflowScheduler {
         for (int k = 0; k < indices.length; k++) {
             indices[k] = state.indexOf(order.get(k));
         }
-        return Decision.ofOwnedRates(state, GreedyCoflowAllocation.allocate(state, indices));
+        double[] rate = GreedyCoflowAllocation.allocate(state, indices);
+        if (alphas == null) {
+            alphas = AlphaOrder.sentAlphas(state);
+            sorted = AlphaOrder.order(state, alphas);
+        }
+        // Alg. 4's rates are a function of the order and the set of unfinished flows only: while the
+        // network is quiet the decision changes only when a re-ordering gives another order.
+        quiet.decided(state.now(), Arrays.equals(sorted, indices) ? quietBound(state, sorted, alphas, rate)
+                : state.now());
+        return Decision.ofOwnedRates(state, rate);
+    }
+
+    /**
+     * Skips a re-ordering wake-up that provably gives the same order (hence the same rates): the order's
+     * time moves to {@code now} as the call would have moved it, and the next wake-up is one period on.
+     */
+    @Override
+    public double skipWakeup(double now) {
+        if (order == null || !quiet.covers(now)) {
+            return Double.NaN;
+        }
+        if (mustReorder(now, orderedSet)) {
+            orderTime = now;
+        }
+        return orderTime + period;
+    }
+
+    /**
+     * A lower bound on the first instant at which re-ordering by α could give another order than
+     * {@code sorted} (the order of {@code alphas}, computed now) if every flow keeps sending at {@code rate}.
+     * {@code α_C(t) = max_p (L_Cp + R_Cp·t) / w_C} over the coflow's up and down ports; it lies between
+     * {@code (L_Cq + R_Cq·t) / w_C} for a port {@code q} of maximal load now and
+     * {@code (max_p L_Cp + t·max_p R_Cp) / w_C}. The order stands while every two neighbours in different
+     * tie groups stay more than the tie tolerance apart by those bounds; a tie group stands only if all its
+     * coflows are paused (their α do not move), otherwise nothing is proved.
+     */
+    private double quietBound(ClusterState state, int[] sorted, double[] alphas, double[] rate) {
+        int n = sorted.length;
+        int hosts = state.network().hostCount();
+        double[] load = new double[2 * hosts];
+        double[] flow = new double[2 * hosts];
+        double[] low0 = new double[n];
+        double[] low1 = new double[n];
+        double[] high0 = new double[n];
+        double[] high1 = new double[n];
+        for (int c = 0; c < n; c++) {
+            Arrays.fill(load, 0.0);
+            Arrays.fill(flow, 0.0);
+            for (int f : state.flowsOf(c)) {
+                int up = state.src(f);
+                int down = hosts + state.dst(f);
+                double sent = state.sent(f);
+                load[up] += sent;
+                load[down] += sent;
+                flow[up] += rate[f];
+                flow[down] += rate[f];
+            }
+            double maxLoad = 0;
+            double maxRate = 0;
+            for (int p = 0; p < load.length; p++) {
+                maxLoad = Math.max(maxLoad, load[p]);
+                maxRate = Math.max(maxRate, flow[p]);
+            }
+            double rateAtMax = 0;
+            for (int p = 0; p < load.length; p++) {
+                if (load[p] == maxLoad) {
+                    rateAtMax = Math.max(rateAtMax, flow[p]);
+                }
+            }
+            double w = state.coflow(c).weight();
+            low0[c] = maxLoad / w;
+            low1[c] = rateAtMax / w;
+            high0[c] = maxLoad / w;
+            high1[c] = maxRate / w;
+        }
+        double now = state.now();
+        double bound = Double.POSITIVE_INFINITY;
+        // The previous tie group's upper bound line (its members' maxima; within a group the tie-break,
+        // not α, orders the members, so the group as a whole is what must stay apart from the next one).
+        double prevHigh0 = Double.NaN;
+        double prevHigh1 = 0;
+        int start = 0;
+        while (start < n) {
+            int end = start + 1;
+            while (end < n && AlphaOrder.sameAlpha(alphas[sorted[start]], alphas[sorted[end]])) {
+                end++;
+            }
+            double low0g = Double.POSITIVE_INFINITY;
+            double low1g = Double.POSITIVE_INFINITY;
+            double high0g = 0;
+            double high1g = 0;
+            for (int k = start; k < end; k++) {
+                int c = sorted[k];
+                if (end - start > 1 && high1[c] > 0) {
+                    return now; // a moving member of a tie group: prove nothing
+                }
+                low0g = Math.min(low0g, low0[c]);
+                low1g = Math.min(low1g, low1[c]);
+                high0g = Math.max(high0g, high0[c]);
+                high1g = Math.max(high1g, high1[c]);
+            }
+            if (!Double.isNaN(prevHigh0)) {
+                // Safe while low_next(t) − high_prev(t) > tol·X(t) for X in {1, high_prev, high_next}.
+                double d0 = low0g - prevHigh0;
+                double d1 = low1g - prevHigh1;
+                bound = Math.min(bound, now + firstFailure(d0, d1, 1.0, 0.0));
+                bound = Math.min(bound, now + firstFailure(d0, d1, prevHigh0, prevHigh1));
+                bound = Math.min(bound, now + firstFailure(d0, d1, high0g, high1g));
+            }
+            prevHigh0 = high0g;
+            prevHigh1 = high1g;
+            start = end;
+        }
+        return bound;
+    }
+
+    /** The first {@code t >= 0} at which {@code d0 + d1·t <= TIE·(x0 + x1·t)}; +∞ if never. */
+    private static double firstFailure(double d0, double d1, double x0, double x1) {
+        double c0 = d0 - AlphaOrder.TIE_TOLERANCE * x0;
+        double c1 = d1 - AlphaOrder.TIE_TOLERANCE * x1;
+        if (c0 <= 0) {
+            return 0.0;
+        }
+        return c1 >= 0 ? Double.POSITIVE_INFINITY : c0 / -c1;
     }
 
     private boolean mustReorder(double now, Set<CoflowId> active) {

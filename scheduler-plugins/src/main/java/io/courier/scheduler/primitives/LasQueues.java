@@ -72,6 +72,38 @@ public final class LasQueues {
     }
 
     /**
+     * {@link #nextCrossing(ClusterState, Decision)} with the decided rates as an array indexed like
+     * {@code state.flows()}; with {@code early}, a lower bound instead: the earliest instant at which some
+     * coflow's queue could change, counting the rounding slack of {@link #queueOf} (a coflow moves up to
+     * half a byte before its threshold). Drivers that skip wake-ups use the bound to prove that the
+     * queues stand until then.
+     */
+    public double nextCrossing(ClusterState state, double[] rate, boolean early) {
+        double wake = Double.POSITIVE_INFINITY;
+        double eps = state.network().rateEpsilon();
+        for (int c = 0; c < state.coflowCount(); c++) {
+            double sent = state.sentBy(c);
+            double threshold = upperThreshold(queueOf(sent));
+            if (Double.isInfinite(threshold)) {
+                continue;
+            }
+            double r = 0;
+            for (int f : state.unfinishedFlowsOf(c)) {
+                r += rate[f];
+            }
+            if (early) {
+                threshold -= Math.min(MAX_SLACK_BYTES, THRESHOLD_SLACK * Math.max(1.0, threshold));
+                if (r > 0) {
+                    wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / r);
+                }
+            } else if (r > eps) {
+                wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / r);
+            }
+        }
+        return wake;
+    }
+
+    /**
      * The earliest instant at which a coflow, sending at the decided rates, reaches its queue's upper
      * threshold ({@code +∞} if none will): {@code min_C now + (Q_hi(q_C) − s_C) / Σ_f r_f} (spec §4). It aims
      * at the threshold itself, not at the slack, so the crossing is seen despite rounding.

@@ -2,7 +2,6 @@ package io.courier.scheduler.stream;
 
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.CoflowId;
-import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.FlowId;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,17 +50,19 @@ final class ReceiverViews {
             CoflowId id = state.coflow(c).id();
             SubCoflows sub = new SubCoflows();
             for (int f : state.flowsOf(c)) {
-                Flow fl = state.flow(f);
-                int r = sub.receiver(fl.dst());
-                sub.link(sub.sender(fl.src()), r);
-                sub.x[r] += fl.sent();
+                // Endpoints and bytes from the state's columns: no flow object unless stalls are tracked.
+                int r = sub.receiver(state.dst(f));
+                sub.link(sub.sender(state.src(f)), r);
+                double sent = state.sent(f);
+                sub.x[r] += sent;
                 sub.n[r]++;
-                if (fl.finished()) {
+                if (state.finished(f)) {
                     sub.finished[r]++;
                 } else if (previousSent != null) {
-                    sentNow.put(fl.id(), fl.sent());
-                    Double before = previousSent.get(fl.id());
-                    if (before != null && fl.sent() - before <= 1e-6 * Math.max(1.0, before)) {
+                    FlowId fid = state.flow(f).id();
+                    sentNow.put(fid, sent);
+                    Double before = previousSent.get(fid);
+                    if (before != null && sent - before <= 1e-6 * Math.max(1.0, before)) {
                         sub.stalled[r] = true; // EPS_BYTES of SCHEDULERS.md §0.4: no byte arrived this epoch
                     }
                 }

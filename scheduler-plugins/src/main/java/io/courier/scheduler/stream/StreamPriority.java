@@ -114,6 +114,63 @@ public final class StreamPriority {
         return new Evaluation(tau, bigX, h, w, raw, ratio, level);
     }
 
+    /**
+     * A lower bound on how long a sub-coflow can keep a formula level of at most {@code previousLevel}
+     * (seconds from now; 0 when it may already be above, +∞ when it never will) while its bytes received
+     * grow as {@code x(t) = x0 + xRate·t} and the relayed bytes stay below {@code s(t) = s0 + sRate·t} (bytes,
+     * bytes/s), with {@code n}, {@code n^fin} and {@code m} fixed. The ratio falls as {@code x} and {@code S}
+     * grow, so the level rises past {@code previousLevel} exactly when
+     * {@code ratio <= (K − previousLevel − 1 + CEIL_SLACK)/K}; for {@code x > 0} that is the quadratic
+     * inequality {@code T·W·(β·S + x)·x − A·x − B >= 0} with {@code A = τ(1 + α·n^fin/n)}, {@code B = α·τ·n}.
+     * An upper bound on {@code S} gives a lower bound on the time.
+     */
+    public double timeAtOrBelowLevel(int previousLevel, int currentLevel, double x0, double xRate, double s0,
+            double sRate, int n, int finished, int m) {
+        if (previousLevel >= queues - 1) {
+            return Double.POSITIVE_INFINITY; // the last class: no formula level is above it
+        }
+        double tau = tauMode == TauMode.CONSTANT ? tauMb : tauMb * Math.pow(THRESHOLD_GROWTH, currentLevel);
+        double target = (queues - previousLevel - 1 + CEIL_SLACK) / queues;
+        double w = m > 1 ? alpha * Math.log(m + 1.0) : 1.0;
+        double x = x0 / BYTES_PER_MB;
+        double a = xRate / BYTES_PER_MB;
+        double s = s0 / BYTES_PER_MB;
+        double b = sRate / BYTES_PER_MB;
+        double bigA = tau * (1.0 + alpha * finished / (double) n);
+        double bigB = alpha * tau * n;
+        if (x <= 0) {
+            // x = 0 now: n/x counts as 0, so the ratio is A/(W·β·S) until the first byte arrives, then ∞-large.
+            double bigX = beta * s;
+            if (bigX > 0 && bigA / (w * bigX) <= target) {
+                return 0.0;
+            }
+            if (a <= 0) {
+                double slope = beta * b; // the ratio can fall only through S
+                if (slope <= 0) {
+                    return Double.POSITIVE_INFINITY;
+                }
+                return Math.max(0.0, (bigA / (target * w) - bigX) / slope);
+            }
+        }
+        double p0 = beta * s + x;
+        double p1 = beta * b + a;
+        double tw = target * w;
+        double q2 = tw * p1 * a;
+        double q1 = tw * (p0 * a + p1 * x) - bigA * a;
+        double q0 = tw * p0 * x - bigA * x - bigB;
+        if (x > 0 && q0 >= 0) {
+            return 0.0;
+        }
+        if (q2 <= 0) {
+            return q1 > 0 ? Math.max(0.0, -q0 / q1) : Double.POSITIVE_INFINITY;
+        }
+        double disc = q1 * q1 - 4 * q2 * q0;
+        if (disc < 0) {
+            return 0.0; // cannot happen with q0 < 0 < q2; prove nothing
+        }
+        return Math.max(0.0, (-q1 + Math.sqrt(disc)) / (2 * q2));
+    }
+
     @Override
     public String toString() {
         return "StreamPriority(K=" + queues + ", tau=" + tauMb + " MB, alpha=" + alpha + ", beta=" + beta + ", "

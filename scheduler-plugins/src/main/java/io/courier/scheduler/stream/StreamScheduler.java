@@ -1,13 +1,14 @@
 package io.courier.scheduler.stream;
 
 import io.courier.scheduler.CoflowScheduler;
+import io.courier.scheduler.enforce.OrderEnforcer;
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
-import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.FlowId;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.QuietInterval;
 import io.courier.scheduler.registry.ParameterSpec;
 import io.courier.scheduler.registry.SchedulerFactory;
 import java.util.ArrayList;
@@ -29,6 +30,10 @@ import java.util.Set;
  * decision uses anything a receiver could not know. Calls between epochs (arrivals, completions) keep the levels;
  * a sub-coflow not yet seen by its receiver starts in class 0, as in the paper. State is kept per (coflow,
  * receiver) and dropped when the coflow is no longer active.
+ *
+ * <p>A driver may skip an epoch ({@link #skipWakeup}) at which no level can change: the levels rise only as
+ * bytes arrive, so from the decided rates each sub-coflow's next rise is bounded below; a skipped epoch's
+ * relay (its bytes received, read by the next epoch) is recorded from the same rates when the next epoch runs.
  */
 public final class StreamScheduler implements CoflowScheduler {
     /** Registry name. */
@@ -41,6 +46,15 @@ public final class StreamScheduler implements CoflowScheduler {
     private Map<CoflowId, Map<Integer, Double>> relayed = Collections.emptyMap();
     private Map<FlowId, Double> lastSent = Collections.emptyMap();
     private double nextEpoch = Double.NEGATIVE_INFINITY;
+    /** The last decision's proof for {@link #skipWakeup}: no receiver's level moves before its bound. */
+    private final QuietInterval quiet = new QuietInterval();
+    /**
+     * What the relay of a skipped epoch would have recorded, as of the last decision: per coflow, the bytes
+     * each receiving host had received ({@code [0]}) and receives per second at the decided rates ({@code [1]}).
+     */
+    private Map<CoflowId, Map<Integer, double[]>> receiving = Collections.emptyMap();
+    /** The last epoch skipped since the last decision, NaN if none: its relay is still to be recorded. */
+    private double skippedEpoch = Double.NaN;
 
     /**
      * @param formula       the priority formula (K, τ, α, β, τ mode)
@@ -137,11 +151,115 @@ public final class StreamScheduler implements CoflowScheduler {
 
     @Override
     public Decision schedule(ClusterState state) {
+        if (!Double.isNaN(skippedEpoch)) {
+            // The epoch skipped last would have relayed the bytes received by then; the next one reads them.
+            relayed = relayAt(skippedEpoch);
+            skippedEpoch = Double.NaN;
+        }
         // A call a hair before the epoch end (rounding in the driver's clock) still counts as the epoch.
         if (state.now() >= nextEpoch - 1e-9 * epoch) {
             runEpoch(state);
         }
-        return decide(state);
+        Decision d = decide(state);
+        prove(state, d);
+        return d;
+    }
+
+    /**
+     * Skips an epoch at which provably no receiver's level changes (so the decision stands): it advances
+     * the epoch clock as the epoch would have and remembers the epoch, whose relay (this epoch's bytes
+     * received, read by the next epoch) is recorded from the decided rates when the next epoch runs.
+     */
+    @Override
+    public double skipWakeup(double now) {
+        if (aging.enabled() || !quiet.covers(now) || now < nextEpoch - 1e-9 * epoch) {
+            return Double.NaN;
+        }
+        skippedEpoch = now;
+        nextEpoch = now + epoch;
+        return nextEpoch;
+    }
+
+    /**
+     * Records until when the decision provably stands if the network stays quiet, and what the relay of a
+     * skipped epoch needs. A level changes at an epoch only when the formula level of a sub-coflow rises
+     * above its previous formula level; with constant rates the bytes received grow linearly and the
+     * relayed bytes {@code S} (peers' bytes one epoch late) stay below the coflow's other receivers' bytes
+     * now, so {@link StreamPriority#timeAtOrBelowLevel} bounds that instant for each sub-coflow. Nothing is
+     * proved with the starvation rule on (a stall is a change of rates) or while a sub-coflow has no
+     * state yet (its first epoch creates it).
+     */
+    private void prove(ClusterState state, Decision decision) {
+        double now = state.now();
+        if (aging.enabled() || state.unfinishedFlows().length == 0) {
+            quiet.clear();
+            receiving = Collections.emptyMap();
+            return;
+        }
+        double[] rate = OrderEnforcer.rates(state, decision, enforcement());
+        int hosts = state.network().hostCount();
+        double[] x = new double[hosts];
+        double[] r = new double[hosts];
+        int[] n = new int[hosts];
+        int[] done = new int[hosts];
+        int[] touched = new int[hosts];
+        Map<CoflowId, Map<Integer, double[]>> rec = new HashMap<>(state.coflowCount() * 2);
+        double bound = Double.POSITIVE_INFINITY;
+        for (int c = 0; c < state.coflowCount(); c++) {
+            CoflowId id = state.coflow(c).id();
+            int count = 0;
+            double total = 0;
+            double totalRate = 0;
+            for (int f : state.flowsOf(c)) {
+                int d = state.dst(f);
+                if (n[d] == 0) {
+                    touched[count++] = d;
+                }
+                n[d]++;
+                x[d] += state.sent(f);
+                total += state.sent(f);
+                if (state.finished(f)) {
+                    done[d]++;
+                } else {
+                    r[d] += rate[f];
+                    totalRate += rate[f];
+                }
+            }
+            Map<Integer, double[]> byHost = new HashMap<>(count * 2);
+            for (int k = 0; k < count; k++) {
+                int d = touched[k];
+                byHost.put(d, new double[] {x[d], r[d]});
+                ReceiverPriorities holder = receivers.get(d);
+                if (holder == null || !holder.knows(id)) {
+                    bound = now;
+                } else if (bound > now) {
+                    double dt = formula.timeAtOrBelowLevel(holder.previousFormulaLevelOf(id),
+                            holder.demotedLevelOf(id), x[d], r[d], total - x[d], totalRate - r[d], n[d], done[d], 1);
+                    bound = Math.min(bound, now + dt);
+                }
+                x[d] = 0;
+                r[d] = 0;
+                n[d] = 0;
+                done[d] = 0;
+            }
+            rec.put(id, byHost);
+        }
+        quiet.decided(now, bound);
+        receiving = rec;
+    }
+
+    /** The relay an epoch at {@code t} would have recorded: bytes received per coflow and host at the decided rates. */
+    private Map<CoflowId, Map<Integer, Double>> relayAt(double t) {
+        double dt = t - quiet.decidedAt();
+        Map<CoflowId, Map<Integer, Double>> out = new HashMap<>(receiving.size() * 2);
+        for (Map.Entry<CoflowId, Map<Integer, double[]>> e : receiving.entrySet()) {
+            Map<Integer, Double> byHost = new HashMap<>(e.getValue().size() * 2);
+            for (Map.Entry<Integer, double[]> h : e.getValue().entrySet()) {
+                byHost.put(h.getKey(), h.getValue()[0] + h.getValue()[1] * dt);
+            }
+            out.put(e.getKey(), byHost);
+        }
+        return out;
     }
 
     @Override
@@ -181,11 +299,12 @@ public final class StreamScheduler implements CoflowScheduler {
         List<Integer> active = new ArrayList<>();
         for (int c = 0; c < state.coflowCount(); c++) {
             best[c] = Integer.MAX_VALUE;
+            CoflowId id = state.coflow(c).id();
             for (int f : state.unfinishedFlowsOf(c)) {
-                Flow fl = state.flow(f);
-                ReceiverPriorities r = receivers.get(fl.dst());
-                int level = r == null ? 0 : r.levelOf(fl.coflow());
-                priorities.put(fl.id(), level);
+                // From the state's columns: no flow object per flow and decision.
+                ReceiverPriorities r = receivers.get(state.dst(f));
+                int level = r == null ? 0 : r.levelOf(id);
+                priorities.put(FlowId.of(state.flowIdValue(f)), level);
                 best[c] = Math.min(best[c], level);
             }
             if (best[c] != Integer.MAX_VALUE) {

@@ -130,6 +130,12 @@ public final class SimulateCommand implements Callable<Integer> {
                     + "--coflowsim-compat).")
     private String triggers;
 
+    @Option(names = "--no-wakeup-skips",
+            description = "Call the scheduler at every one of its wake-ups, also after a quiet interval in which it "
+                    + "can prove that its decision stands (those are skipped by default; the results are the same "
+                    + "up to floating-point rounding, only the number of decisions differs).")
+    private boolean noWakeupSkips;
+
     @Option(names = "--out", paramLabel = "DIR",
             description = "Also write summary.json, summary.csv, coflows-<run>.csv per run, cct-cdf.png and "
                     + "cct-by-bin.png into DIR (created if missing).")
@@ -314,7 +320,8 @@ public final class SimulateCommand implements Callable<Integer> {
         SimulationOptions o = SimulationOptions.defaults()
                 .withParallelCopies(parallelCopies)
                 .withMaxFlows(maxFlows == null ? SelectAndSplit.UNLIMITED : maxFlows)
-                .withMinSplitSize(minSplitSize);
+                .withMinSplitSize(minSplitSize)
+                .withQuietWakeupSkipping(!noWakeupSkips);
         if (coflowSimCompat) {
             o = o.withAdmissionEpoch(CoflowSimCompat.ADMISSION_EPOCH_SECONDS).withTriggers(Triggers.COFLOW);
         }
@@ -395,6 +402,9 @@ public final class SimulateCommand implements Callable<Integer> {
         m.put("triggers", o.triggers().name().toLowerCase(Locale.ROOT));
         m.put("loadScale", loadScale);
         m.put("coflowsimCompat", coflowSimCompat);
+        if (noWakeupSkips) {
+            m.put("wakeupSkips", false); // listed only when off, so that default runs read as before
+        }
         if (weights != null) {
             m.put("weights", weights);
         }

@@ -44,6 +44,11 @@ public final class FluidSimulator {
     private final ConcurrencyMeter meter;
     private final Flow[] flowCache;
     private final CoflowId[] coflowIds;
+    /**
+     * Whether a wake-up after a quiet interval may be answered by {@link CoflowScheduler#skipWakeup}: only
+     * when the rates applied are the decision's own (no Courier planning in between) and the option is on.
+     */
+    private final boolean quietSkips;
     /** Whether snapshots are built from the flow table's columns ({@link #columnarSnapshot}). */
     private boolean columnar;
     /** The flows the current event completes ({@link Epoch#completeUntil}); reused across events. */
@@ -78,6 +83,7 @@ public final class FluidSimulator {
                 : null;
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
         this.flowCache = new Flow[table.flows];
+        this.quietSkips = options.skipQuietWakeups() && courier == null;
         this.recycled = scheduler.retainsStates() ? null : ColumnarStateBuilder.reusable(workload.network());
         this.coflowIds = new CoflowId[workload.coflows().size()];
         for (int c = 0; c < coflowIds.length; c++) {
@@ -127,6 +133,14 @@ public final class FluidSimulator {
             if (active.isEmpty()) {
                 now = admission[nextAdmission];
                 continue;
+            }
+            if (epoch != null && !admitted && now >= epoch.wake && quietSkips && !epoch.completedAny()) {
+                // A wake-up after a quiet interval (rates as decided, nothing arrived or finished): the
+                // scheduler may prove that its decision stands, and the interval simply goes on.
+                double wake = scheduler.skipWakeup(now);
+                if (!Double.isNaN(wake)) {
+                    epoch.wake = wake > now + 1e-9 * Math.max(1.0, now) ? wake : Double.POSITIVE_INFINITY;
+                }
             }
             if (epoch == null || admitted || now >= epoch.wake) {
                 if (epoch != null) {
@@ -225,7 +239,8 @@ public final class FluidSimulator {
      */
     private final class Epoch {
         final double start;
-        final double wake;
+        /** The scheduler's next wake-up; moved on when it skips one ({@link CoflowScheduler#skipWakeup}). */
+        double wake;
         private final int[] flows;      // global flow numbers by position, the first n entries
         private final int n;
         private final double[] rate;

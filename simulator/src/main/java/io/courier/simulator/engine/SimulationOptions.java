@@ -19,9 +19,10 @@ public final class SimulationOptions {
     private final double minSplitSize;
     private final double admissionEpoch;
     private final Triggers triggers;
+    private final boolean skipQuietWakeups;
 
     private SimulationOptions(int parallelCopies, boolean courier, int maxFlows, double minSplitSize,
-            double admissionEpoch, Triggers triggers) {
+            double admissionEpoch, Triggers triggers, boolean skipQuietWakeups) {
         if (parallelCopies < 0) {
             throw new IllegalArgumentException("parallel copies must be >= 0 (0 = unlimited), got " + parallelCopies);
         }
@@ -40,35 +41,53 @@ public final class SimulationOptions {
         this.minSplitSize = minSplitSize;
         this.admissionEpoch = admissionEpoch;
         this.triggers = triggers;
+        this.skipQuietWakeups = skipQuietWakeups;
     }
 
-    /** Every flow runs from its coflow's arrival; no Courier; admission at arrival. */
+    /**
+     * Every flow runs from its coflow's arrival; no Courier; admission at arrival; the scheduler called at
+     * every wake-up (the CLI turns {@link #withQuietWakeupSkipping} on).
+     */
     public static SimulationOptions defaults() {
-        return new SimulationOptions(0, false, SelectAndSplit.UNLIMITED, 1048576.0, 0.0, Triggers.FLOW);
+        return new SimulationOptions(0, false, SelectAndSplit.UNLIMITED, 1048576.0, 0.0, Triggers.FLOW, false);
     }
 
     public SimulationOptions withParallelCopies(int n) {
-        return new SimulationOptions(n, courier, maxFlows, minSplitSize, admissionEpoch, triggers);
+        return new SimulationOptions(n, courier, maxFlows, minSplitSize, admissionEpoch, triggers, skipQuietWakeups);
     }
 
     public SimulationOptions withCourier(boolean on) {
-        return new SimulationOptions(parallelCopies, on, maxFlows, minSplitSize, admissionEpoch, triggers);
+        return new SimulationOptions(parallelCopies, on, maxFlows, minSplitSize, admissionEpoch, triggers, skipQuietWakeups);
     }
 
     public SimulationOptions withMaxFlows(int n) {
-        return new SimulationOptions(parallelCopies, courier, n, minSplitSize, admissionEpoch, triggers);
+        return new SimulationOptions(parallelCopies, courier, n, minSplitSize, admissionEpoch, triggers, skipQuietWakeups);
     }
 
     public SimulationOptions withMinSplitSize(double bytes) {
-        return new SimulationOptions(parallelCopies, courier, maxFlows, bytes, admissionEpoch, triggers);
+        return new SimulationOptions(parallelCopies, courier, maxFlows, bytes, admissionEpoch, triggers, skipQuietWakeups);
     }
 
     public SimulationOptions withAdmissionEpoch(double seconds) {
-        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, seconds, triggers);
+        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, seconds, triggers, skipQuietWakeups);
     }
 
     public SimulationOptions withTriggers(Triggers t) {
-        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, admissionEpoch, t);
+        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, admissionEpoch, t, skipQuietWakeups);
+    }
+
+    /**
+     * With {@code on} (the CLI's default), a scheduler may skip a wake-up after which it provably decides the
+     * same ({@link io.courier.scheduler.CoflowScheduler#skipWakeup}); off calls it at every wake-up. The
+     * results are the same either way up to floating-point rounding (an interval that is not cut in two
+     * adds its bytes in one step); only the number of decisions differs.
+     */
+    public SimulationOptions withQuietWakeupSkipping(boolean on) {
+        return new SimulationOptions(parallelCopies, courier, maxFlows, minSplitSize, admissionEpoch, triggers, on);
+    }
+
+    public boolean skipQuietWakeups() {
+        return skipQuietWakeups;
     }
 
     public Triggers triggers() {
