@@ -13,11 +13,10 @@ import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.util.collection.IntObjectHashMap;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,7 +45,8 @@ final class PeerConnection {
     private final Runnable onClosed;
     private final IntConsumer onConnectionsHint;
     private final String connectionId;
-    private final Map<Integer, ClientStream> streams = new HashMap<>();
+    /** Open streams by id: an int-keyed map, because every DATA frame looks its stream up (no boxing per frame). */
+    private final IntObjectHashMap<ClientStream> streams = new IntObjectHashMap<>();
     private final AdmissionQueue waiting = new AdmissionQueue();
     private final Supplier<ReceivePlan> receivePlan;
     private final Runnable budgetWaiter = this::admitFromAnyThread;

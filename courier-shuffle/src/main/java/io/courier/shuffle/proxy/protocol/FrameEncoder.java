@@ -16,6 +16,9 @@ import java.util.List;
  */
 @ChannelHandler.Sharable
 public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
+    /** A CREDIT frame on the wire: length, version, type, stream id, bytes. */
+    private static final int CREDIT_FRAME_BYTES = Wire.LENGTH_FIELD + Wire.PREAMBLE + 4 + 4;
+
     @Override
     protected void encode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
         if (frame instanceof DataFrame) {
@@ -29,6 +32,20 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
             out.add(dataHeader(ctx, d.streamId(), (int) d.region().count()));
             // The region's reference passes to the outbound buffer, which releases it once transferred.
             out.add(d.region());
+            return;
+        }
+        if (frame instanceof CreditFrame) {
+            // The one control frame sent per half window and stream (about one per two DATA frames): written straight
+            // into a pooled buffer, the same bytes as FrameBodies lays out, without its stream objects, heap array
+            // and the heap-to-direct copy at flush.
+            CreditFrame c = (CreditFrame) frame;
+            ByteBuf b = ctx.alloc().buffer(CREDIT_FRAME_BYTES);
+            b.writeInt(CREDIT_FRAME_BYTES - Wire.LENGTH_FIELD);
+            b.writeByte(Wire.VERSION);
+            b.writeByte(FrameType.CREDIT.code());
+            b.writeInt(c.streamId());
+            b.writeInt(c.bytes());
+            out.add(b);
             return;
         }
         // Control frames are small and rare next to the data they steer: one shared JDK-only layout (FrameBodies)

@@ -24,13 +24,20 @@ public enum FrameType {
         return code;
     }
 
+    /**
+     * Types by wire code (unsigned byte). Every received frame is looked up here: {@code values()} would clone the
+     * constants array per frame (3 % of the proxies' Java time in the throughput bench's profile).
+     */
+    private static final FrameType[] BY_CODE = new FrameType[256];
+
+    static {
+        for (FrameType t : values()) {
+            BY_CODE[t.code & 0xff] = t;
+        }
+    }
+
     /** The type for a wire code, or null when the code is unknown. */
     public static FrameType ofCode(byte code) {
-        for (FrameType t : values()) {
-            if (t.code == code) {
-                return t;
-            }
-        }
-        return null;
+        return BY_CODE[code & 0xff];
     }
 }

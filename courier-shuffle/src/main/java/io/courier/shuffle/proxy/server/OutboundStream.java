@@ -29,6 +29,8 @@ final class OutboundStream {
     ChannelFuture lastWrite;
     /** Blocks sent since the scheduler was last told (reported once per send pass, not per block). */
     long unreported;
+    /** {@code SendScheduler.flowKey(job, peer)}, set when the stream joins a connection (computed once). */
+    String flowKey;
     private boolean fileClosed;
 
     OutboundStream(int id, String job, String mapAttempt, Segment segment, FileChannel file, long credit) {

@@ -38,6 +38,13 @@ class FrameCodecTest {
     }
 
     @Test
+    void creditFramesAreWrittenAsTheSharedLayoutDescribesThem() {
+        // The encoder writes CREDIT frames itself (a fast path); the bytes must stay those of FrameBodies.
+        CreditFrame c = new CreditFrame(123456, 131072);
+        assertArrayEquals(FrameBodies.encode(c), Frames.encodeBytes(c));
+    }
+
+    @Test
     void dataFrameRoundTripsItsPayload() {
         byte[] payload = new byte[Wire.MAX_DATA];
         new java.util.Random(1).nextBytes(payload);
