@@ -135,9 +135,9 @@ public final class ScaleProxies {
         String line;
         while ((line = in.readLine()) != null && !line.trim().equals("stop")) {
             if (line.trim().equals("mark")) {
-                long[] cs = ContextSwitches.now();
+                long[] sw = ContextSwitches.now();
                 System.out.printf(Locale.ROOT, "MARK %d %d %d %d %d %d%n", delivered.get(), os.getProcessCpuTime(),
-                        coordinated.get(), evaluations.get(), cs[0], cs[1]);
+                        coordinated.get(), evaluations.get(), sw[0], sw[1]);
                 System.out.flush();
             }
         }

@@ -39,7 +39,7 @@ public final class WireCostBench {
     private WireCostBench() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int coflows = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int senders = args.length > 2 ? Integer.parseInt(args[2]) : 3;
@@ -89,7 +89,7 @@ public final class WireCostBench {
         }
     }
 
-    private static void measure(String what, Serialization ser, List<Object> messages, int rounds) {
+    private static void measure(String what, Serialization ser, List<Object> messages, int rounds) throws Exception {
         Serializer s = ser.findSerializerFor(messages.get(0));
         List<byte[]> bytes = new ArrayList<byte[]>();
         long total = 0;
