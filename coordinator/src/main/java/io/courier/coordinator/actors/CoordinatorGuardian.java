@@ -5,6 +5,7 @@ import io.courier.coordinator.protocol.CoflowRegistered;
 import io.courier.coordinator.protocol.CoordinatorCommand;
 import io.courier.coordinator.protocol.EpochReport;
 import io.courier.coordinator.protocol.LookupProxy;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.RegisterNode;
 import io.courier.scheduler.CoflowScheduler;
 import java.util.Map;
@@ -47,6 +48,10 @@ public final class CoordinatorGuardian {
                     scheduler.type(), epochMillis);
             return Behaviors.receive(CoordinatorCommand.class)
                     .onMessage(EpochReport.class, m -> {
+                        scheduling.tell(m);
+                        return Behaviors.same();
+                    })
+                    .onMessage(NodeReport.class, m -> {
                         scheduling.tell(m);
                         return Behaviors.same();
                     })

@@ -13,6 +13,11 @@ final class FlowState {
     final FlowId id;
     FlowReport fromSender;
     FlowReport fromReceiver;
+    /** When each report arrived (the actor's clock), and whether its client suppresses reports (extrapolate it). */
+    long senderNanos;
+    long receiverNanos;
+    boolean senderExtrapolated;
+    boolean receiverExtrapolated;
     double lastRate = Double.NaN;
     int lastPriority = -1;
 
@@ -23,5 +28,32 @@ final class FlowState {
 
     FlowReport best() {
         return fromSender != null ? fromSender : fromReceiver;
+    }
+
+    void update(boolean fromSenderSide, FlowReport row, long nowNanos, boolean extrapolated) {
+        if (fromSenderSide) {
+            fromSender = row;
+            senderNanos = nowNanos;
+            senderExtrapolated = extrapolated;
+        } else {
+            fromReceiver = row;
+            receiverNanos = nowNanos;
+            receiverExtrapolated = extrapolated;
+        }
+    }
+
+    /**
+     * The bytes sent to schedule with at {@code nowNanos}: as reported, or, for a client that suppresses reports,
+     * the report extrapolated at its measured rate (the client's report gate sends a new report when that
+     * prediction is off by more than its tolerance).
+     */
+    long sentAt(long nowNanos) {
+        FlowReport r = best();
+        boolean extrapolated = fromSender != null ? senderExtrapolated : receiverExtrapolated;
+        if (!extrapolated) {
+            return r.bytesSent();
+        }
+        long at = fromSender != null ? senderNanos : receiverNanos;
+        return Math.round(r.predictedSent((nowNanos - at) / 1e9));
     }
 }

@@ -1,10 +1,12 @@
 package io.courier.coordinator.actors;
 
+import io.courier.coordinator.protocol.ClientCommand;
 import io.courier.coordinator.protocol.CoordinatorCommand;
 import io.courier.coordinator.protocol.DecisionUpdate;
 import io.courier.coordinator.protocol.EpochReport;
 import io.courier.coordinator.protocol.FlowDecision;
 import io.courier.coordinator.protocol.FlowReport;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ReportAck;
 import io.courier.coordinator.status.CoordinatorStatus;
@@ -113,6 +115,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private long reportsRejected;
     private long rowsRejected;
     private long decisionMessagesSent;
+    private long reportAcksSent;
     private long schedulerFailures;
 
     private SchedulingActor(ActorContext<CoordinatorCommand> ctx, CoflowScheduler scheduler, String coordinatorId,
@@ -156,6 +159,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     public Receive<CoordinatorCommand> createReceive() {
         return newReceiveBuilder()
                 .onMessage(EpochReport.class, this::onReport)
+                .onMessage(NodeReport.class, this::onNodeReport)
                 .onMessage(Internal.NodesChanged.class, this::onNodes)
                 .onMessage(Internal.CoflowsChanged.class, this::onCoflows)
                 .onMessage(Internal.GetStatus.class, this::onStatus)
@@ -170,12 +174,33 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     // ---- reports ----------------------------------------------------------------------------------------
 
     private Behavior<CoordinatorCommand> onReport(EpochReport r) {
+        return ingest(r.nodeId(), r.epoch(), r.flows(), r.replyTo(), false);
+    }
+
+    /** The compact report: answered through the registration's reference, rows extrapolated when suppressed. */
+    private Behavior<CoordinatorCommand> onNodeReport(NodeReport r) {
+        return ingest(r.nodeId(), r.epoch(), r.flows(), r.replyTo(), r.heartbeatMillis() > 0);
+    }
+
+    /**
+     * @param replyTo the report's own reply reference, or null (a {@link NodeReport} without one: a known node is
+     *     answered through its registration's reference, an unknown one cannot be answered)
+     * @param extrapolated whether the node suppresses reports, so its rows are predictions' starting points
+     */
+    private Behavior<CoordinatorCommand> ingest(String node, long reportEpoch, List<FlowReport> rows,
+            ActorRef<ClientCommand> replyTo, boolean extrapolated) {
         reportsReceived++;
-        String node = r.nodeId();
-        if (nodes.get(node) == null) {
+        NodeEntry entry = nodes.get(node);
+        if (entry == null) {
             reportsRejected++;
-            warnOnce(warnedNodes, node, "report from unknown node {} rejected (asked to register)", node);
-            r.replyTo().tell(new NotRegistered(node));
+            if (replyTo != null) {
+                warnOnce(warnedNodes, node, "report from unknown node {} rejected (asked to register)", node);
+                replyTo.tell(new NotRegistered(node));
+            } else {
+                // A compact report without a reference: its client asks again, with one, once it hears nothing.
+                warnOnce(warnedNodes, node, "report from unknown node {} rejected (no reply reference in it; the"
+                        + " client includes one after a silence and is then asked to register)", node);
+            }
             return this;
         }
         long now = clock.getAsLong();
@@ -183,7 +208,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         session.lastReportNanos = now;
         seenSinceFlush.add(node);
         List<String> unknownJobs = null;
-        for (FlowReport row : r.flows()) {
+        for (FlowReport row : rows) {
             boolean fromSender = row.srcNode().equals(node);
             if (!fromSender && !row.dstNode().equals(node)) {
                 rowsRejected++;
@@ -215,20 +240,23 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 s = new FlowState(key, FlowId.of(nextFlowId++));
                 flows.put(key, s);
             }
-            if (fromSender) {
-                s.fromSender = row;
-            } else {
-                s.fromReceiver = row;
-            }
+            s.update(fromSender, row, now, extrapolated);
         }
         // Any answer is the client's heartbeat: acknowledge a report only when the node has not heard from us
         // within the heartbeat interval (decision updates count), and always when it names unknown jobs.
         if (unknownJobs != null || !session.toldWithin(now, HEARTBEAT_NANOS)) {
-            r.replyTo().tell(new ReportAck(r.epoch(),
+            entryOrReply(entry, replyTo).tell(new ReportAck(reportEpoch,
                     unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
             session.lastToldNanos = now;
+            reportAcksSent++;
         }
         return this;
+    }
+
+    /** An {@link EpochReport}'s own reference (as before), else the one the node registered. */
+    private static ActorRef<ClientCommand> entryOrReply(NodeEntry entry,
+            ActorRef<ClientCommand> replyTo) {
+        return replyTo != null ? replyTo : entry.client();
     }
 
     private NodeSession session(String node) {
@@ -370,7 +398,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                     live.add(s.key.jobId);
                 }
             }
-            ClusterState.Builder b = ClusterState.builder(net).now((clock.getAsLong() - startNanos) / 1e9);
+            long now = clock.getAsLong();
+            ClusterState.Builder b = ClusterState.builder(net).now((now - startNanos) / 1e9);
             for (String job : live) {
                 CoflowEntry c = coflows.get(job);
                 b.coflow(new Coflow(c.id(), c.arrivalSeconds(), c.weight()));
@@ -378,7 +407,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             List<FlowState> included = new ArrayList<FlowState>();
             for (FlowState s : flows.values()) {
                 if (live.contains(s.key.jobId)) {
-                    b.flow(toFlow(s, coflows.get(s.key.jobId).id()));
+                    b.flow(toFlow(s, coflows.get(s.key.jobId).id(), now));
                     included.add(s);
                 }
             }
@@ -428,11 +457,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         }
     }
 
-    private Flow toFlow(FlowState s, CoflowId coflow) {
+    private Flow toFlow(FlowState s, CoflowId coflow, long now) {
         FlowReport r = s.best();
-        long size = r.totalBytes() >= 0 ? Math.max(r.totalBytes(), r.bytesSent()) : r.bytesSent() + r.bytesPending();
+        long size = r.size();
         Flow.Builder fb = Flow.builder(s.id, coflow, hostIndex.get(s.key.src), hostIndex.get(s.key.dst))
-                .sent(r.bytesSent()).size(size).finished(r.finished());
+                .sent(s.sentAt(now)).size(size).finished(r.finished());
         if (r.measuredRate() >= 0) {
             fb.measuredRate(r.measuredRate());
         }
@@ -525,7 +554,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         CoordinatorStatus.EpochStats stats = new CoordinatorStatus.EpochStats(epoch, decisions, lastDecisionNanos,
                 maxDecisionNanos, totalDecisionNanos, lastDecisionCpuNanos, totalDecisionCpuNanos, lastEpochGapNanos, maxEpochGapNanos, lateEpochs,
                 skippedEpochs, reportsReceived, reportsRejected, rowsRejected, decisionMessagesSent, schedulerFailures,
-                keptEpochs, tickLateness.snapshot());
+                keptEpochs, tickLateness.snapshot(), reportAcksSent);
         m.replyTo.tell(new CoordinatorStatus(coordinatorId, schedulerName, scheduler.type().name(), epochMillis,
                 (now - startNanos) / 1_000_000L, stats, ns, cs, fs));
         return this;

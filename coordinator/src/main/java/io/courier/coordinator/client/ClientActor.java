@@ -5,11 +5,11 @@ import io.courier.coordinator.protocol.CoflowCompleted;
 import io.courier.coordinator.protocol.CoflowRegistered;
 import io.courier.coordinator.protocol.CoordinatorCommand;
 import io.courier.coordinator.protocol.DecisionUpdate;
-import io.courier.coordinator.protocol.EpochReport;
 import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.LookupProxy;
 import io.courier.coordinator.protocol.NodeInfo;
 import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ProxyLocation;
 import io.courier.coordinator.protocol.RegisterNode;
@@ -38,8 +38,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * One proxy's side of the coordinator protocol, as an actor (the guardian of {@link CoordinatorClient}'s
- * system, or one of many in the scale harness). It registers its node, reports every interval from the
- * proxy's {@link ReportSource}, hands decisions to the {@link CoordinatorListener}, and watches the
+ * system, or one of many in the scale harness). It registers its node, evaluates the proxy's
+ * {@link ReportSource} every report interval and sends what the coordinator cannot predict ({@link ReportGate},
+ * as a {@link NodeReport}), hands decisions to the {@link CoordinatorListener}, and watches the
  * coordinator: any answer (ack, decision, registration) proves it alive; silence beyond the ack timeout
  * switches to {@link Mode#FALLBACK}, after which registration is retried until a coordinator — the same or
  * a restarted one — answers. Coflow registrations are remembered and re-sent after every (re-)registration
@@ -79,6 +80,14 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
     private long lastRegisterNanos;
     private long epoch;
     private long lastDecisionEpoch = -1;
+    /** Report suppression: which evaluations of the source are sent (all of them at tolerance 0). */
+    private final ReportGate gate;
+    /**
+     * Silence after which a report carries this client's reply reference: a coordinator that restarted and no
+     * longer knows the node can then answer "not registered" at once (else it cannot answer at all, and the client
+     * would find out only at the ack timeout). Normally a node hears something at least every heartbeat.
+     */
+    private final long refAfterSilenceNanos;
 
     private ClientActor(ActorContext<ClientCommand> ctx, TimerScheduler<ClientCommand> timers, ClientSettings settings,
             NodeInfo node, ReportSource source, CoordinatorListener listener, AtomicReference<Mode> modeView) {
@@ -90,6 +99,10 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         this.modeView = modeView;
         this.timers = timers;
         this.coordinatorPaths = settings.coordinatorPaths();
+        this.gate = new ReportGate(settings.reportTolerance(), settings.reportIntervalMillis() * 1_000_000L,
+                settings.reportHeartbeatMillis() * 1_000_000L);
+        this.refAfterSilenceNanos = Math.max(2 * settings.reportHeartbeatMillis(), settings.ackTimeoutMillis() / 4)
+                * 1_000_000L;
         for (int i = 0; i < coordinatorPaths.size(); i++) {
             coordinators.add(ActorRefResolver.get(ctx.getSystem()).<CoordinatorCommand>resolveActorRef(
                     coordinatorPaths.get(i)));
@@ -247,7 +260,11 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
                         node.nodeId(), e.toString());
                 flows = Collections.emptyList();
             }
-            coordinator().tell(new EpochReport(node.nodeId(), ++epoch, flows, replyTo.get(current)));
+            if (gate.offer(flows, now)) {
+                ActorRef<ClientCommand> ref = now - lastHeardNanos > refAfterSilenceNanos ? replyTo.get(current) : null;
+                long heartbeat = settings.reportTolerance() == 0 ? 0 : settings.reportHeartbeatMillis();
+                coordinator().tell(new NodeReport(node.nodeId(), ++epoch, heartbeat, flows, ref));
+            }
         } else if (now - lastRegisterNanos >= settings.registerRetryMillis() * 1_000_000L) {
             // No answer since the last attempt: try the next coordinator (the same one when there is no standby).
             current = (current + 1) % coordinators.size();
@@ -269,6 +286,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         }
         coordinatorId = m.coordinatorId();
         registered = true;
+        gate.reset(); // this coordinator may know nothing of our flows: report them at the next evaluation
         followingView.set(current);
         for (CoflowRegistered c : coflows.values()) {
             coordinator().tell(c);

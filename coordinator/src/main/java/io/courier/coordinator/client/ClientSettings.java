@@ -8,7 +8,8 @@ import java.util.List;
  * Where the coordinator is and how the client behaves. Immutable; build with {@link #builder(String, int)}.
  * Defaults: report every 10 ms, coordinator considered lost after 2 s without an answer, registration retried
  * every 500 ms, discovery lookups time out after 2 s, local Artery on the coordinator-facing interface with
- * any free port, 256 KiB frames, no standby, a fresh actor system after 10 s in FALLBACK. With standbys ({@link Builder#standby}), a client that loses its
+ * any free port, 256 KiB frames, no standby, a fresh actor system after 10 s in FALLBACK, reports suppressed
+ * within a 1 % tolerance with a 100 ms heartbeat ({@link ReportGate}). With standbys ({@link Builder#standby}), a client that loses its
  * coordinator tries the next one in turn, and while it follows a standby it asks the primary every
  * {@link #primaryProbeMillis()} whether it is back (docs/coordinator.md, "High availability").
  */
@@ -25,6 +26,8 @@ public final class ClientSettings {
     private final List<String> standbys;
     private final long primaryProbeMillis;
     private final long systemRestartMillis;
+    private final double reportTolerance;
+    private final long reportHeartbeatMillis;
 
     private ClientSettings(Builder b) {
         this.coordinatorHost = b.coordinatorHost;
@@ -39,6 +42,22 @@ public final class ClientSettings {
         this.standbys = Collections.unmodifiableList(new ArrayList<String>(b.standbys));
         this.primaryProbeMillis = b.primaryProbeMillis;
         this.systemRestartMillis = b.systemRestartMillis;
+        this.reportTolerance = b.reportTolerance;
+        this.reportHeartbeatMillis = Math.max(b.reportHeartbeatMillis, b.reportIntervalMillis);
+    }
+
+    /**
+     * Report suppression ({@link ReportGate}): the client evaluates its flows every report interval but sends them
+     * only when the coordinator's extrapolation of the last report is off by more than this fraction (or a flow
+     * appeared, finished or changed size), else every {@link #reportHeartbeatMillis()}. 0 = send every interval.
+     */
+    public double reportTolerance() {
+        return reportTolerance;
+    }
+
+    /** The longest interval between two reports while registered (at least the report interval). */
+    public long reportHeartbeatMillis() {
+        return reportHeartbeatMillis;
     }
 
     /**
@@ -127,6 +146,8 @@ public final class ClientSettings {
         private final List<String> standbys = new ArrayList<String>();
         private long primaryProbeMillis = 5_000;
         private long systemRestartMillis = 10_000;
+        private double reportTolerance = 0.01;
+        private long reportHeartbeatMillis = 100;
 
         private Builder(String coordinatorHost, int coordinatorPort) {
             if (coordinatorHost == null || coordinatorHost.isEmpty()) {
@@ -190,6 +211,21 @@ public final class ClientSettings {
             return this;
         }
 
+        /** Report suppression's tolerance, a fraction in [0, 1]; 0 turns suppression off. Default 0.01. */
+        public Builder reportTolerance(double v) {
+            if (!(v >= 0 && v <= 1)) {
+                throw new IllegalArgumentException("report tolerance must be a fraction in [0, 1], got " + v);
+            }
+            this.reportTolerance = v;
+            return this;
+        }
+
+        /** The longest silence between two reports under suppression (raised to the report interval). Default 100. */
+        public Builder reportHeartbeatMillis(long v) {
+            this.reportHeartbeatMillis = positive("report heartbeat", v);
+            return this;
+        }
+
         public Builder maxFrameBytes(int v) {
             if (v < 1024) {
                 throw new IllegalArgumentException("max frame bytes must be >= 1024, got " + v);
@@ -209,6 +245,13 @@ public final class ClientSettings {
             if (ackTimeoutMillis <= reportIntervalMillis) {
                 throw new IllegalArgumentException("ack timeout (" + ackTimeoutMillis
                         + " ms) must be longer than the report interval (" + reportIntervalMillis + " ms)");
+            }
+            long heartbeat = reportTolerance == 0 ? reportIntervalMillis
+                    : Math.max(reportHeartbeatMillis, reportIntervalMillis);
+            if (ackTimeoutMillis <= heartbeat) {
+                throw new IllegalArgumentException("ack timeout (" + ackTimeoutMillis
+                        + " ms) must be longer than the report heartbeat (" + heartbeat + " ms): the coordinator"
+                        + " answers reports, so a client that reports less often than it expects answers falls back");
             }
             return new ClientSettings(this);
         }

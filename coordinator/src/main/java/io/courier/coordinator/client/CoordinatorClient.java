@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator client a proxy embeds (in the NodeManager): a small actor system of its own (Artery TCP,
- * Kryo wire format) whose only actor is a {@link ClientActor}. It registers the node, reports every interval
- * from the proxy's {@link ReportSource}, delivers decisions and mode changes to the
+ * Kryo wire format) whose only actor is a {@link ClientActor}. It registers the node, evaluates the proxy's
+ * {@link ReportSource} every interval and reports what the coordinator cannot predict ({@link ReportGate}), delivers decisions and mode changes to the
  * {@link CoordinatorListener}, falls back when the coordinator goes silent and re-registers when it comes
  * back. Its API has no Hadoop, Netty or Pekko types.
  *

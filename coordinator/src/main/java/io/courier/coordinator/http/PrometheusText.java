@@ -38,6 +38,8 @@ public final class PrometheusText {
                 e.rowsRejected);
         counter(b, "courier_coordinator_decision_messages_total", "Decision updates pushed to nodes.",
                 e.decisionMessagesSent);
+        counter(b, "courier_coordinator_report_acks_total", "Report acknowledgements sent (nodes that heard nothing"
+                + " else for the heartbeat interval).", e.reportAcksSent);
         counter(b, "courier_coordinator_scheduler_failures_total", "Scheduler runs that threw.", e.schedulerFailures);
         header(b, "courier_coflow_rate_bytes_per_second", "Sum of the decided rates of a coflow's flows.", "gauge");
         for (CoordinatorStatus.CoflowStatus c : s.coflows()) {

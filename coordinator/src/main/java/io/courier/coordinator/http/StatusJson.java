@@ -37,6 +37,7 @@ public final class StatusJson {
         ep.put("reportsRejected", e.reportsRejected);
         ep.put("rowsRejected", e.rowsRejected);
         ep.put("decisionMessagesSent", e.decisionMessagesSent);
+        ep.put("reportAcksSent", e.reportAcksSent);
         ep.put("schedulerFailures", e.schedulerFailures);
         ArrayNode nodes = root.putArray("nodes");
         for (CoordinatorStatus.NodeStatus n : s.nodes()) {

@@ -74,6 +74,26 @@ public final class FlowReport {
         return finished;
     }
 
+    /**
+     * The flow's size as the coordinator schedules it: the final size when known, else what the sender has been
+     * asked for so far (sent + pending).
+     */
+    public long size() {
+        return totalBytes >= 0 ? Math.max(totalBytes, bytesSent) : bytesSent + bytesPending;
+    }
+
+    /**
+     * The protocol's prediction of bytes sent {@code seconds} after this report, for clients that suppress reports
+     * ({@link NodeReport}): growing at the measured rate from the reported count, never beyond the size. The
+     * client's report gate and the coordinator use this one formula, so both agree on what needs no report.
+     */
+    public double predictedSent(double seconds) {
+        if (finished || measuredRate <= 0 || seconds <= 0) {
+            return bytesSent;
+        }
+        return Math.min(bytesSent + measuredRate * seconds, (double) size());
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof FlowReport)) {

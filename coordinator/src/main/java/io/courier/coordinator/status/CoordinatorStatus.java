@@ -95,11 +95,13 @@ public final class CoordinatorStatus {
         public final long keptEpochs;
         /** How late each tick started after its boundary. */
         public final TickLateness tickLateness;
+        /** Report acknowledgements sent (a node that heard nothing else for the heartbeat interval gets one). */
+        public final long reportAcksSent;
 
         public EpochStats(long epochs, long decisions, long lastDecisionNanos, long maxDecisionNanos,
                 long totalDecisionNanos, long lastDecisionCpuNanos, long totalDecisionCpuNanos, long lastEpochGapNanos, long maxEpochGapNanos, long lateEpochs,
                 long skippedEpochs, long reportsReceived, long reportsRejected, long rowsRejected, long decisionMessagesSent,
-                long schedulerFailures, long keptEpochs, TickLateness tickLateness) {
+                long schedulerFailures, long keptEpochs, TickLateness tickLateness, long reportAcksSent) {
             this.epochs = epochs;
             this.decisions = decisions;
             this.lastDecisionNanos = lastDecisionNanos;
@@ -118,6 +120,7 @@ public final class CoordinatorStatus {
             this.schedulerFailures = schedulerFailures;
             this.keptEpochs = keptEpochs;
             this.tickLateness = tickLateness;
+            this.reportAcksSent = reportAcksSent;
         }
     }
 

@@ -13,6 +13,7 @@ import io.courier.coordinator.protocol.FlowDecision;
 import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.LookupProxy;
 import io.courier.coordinator.protocol.NodeInfo;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.NodeRegistered;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ProxyLocation;
@@ -164,6 +165,95 @@ final class MessageSerializers {
             }
             ActorRef<ClientCommand> reply = refs.fromWire(Fields.readString(in));
             return new EpochReport(node, epoch, flows, reply);
+        }
+    }
+
+    /**
+     * {@link NodeReport}: node id, epoch, heartbeat, then per row a flags byte and only what the flags do not
+     * imply — the node's own end of a flow is not repeated, an unknown size and an unmeasured rate take no bytes,
+     * the rate is whole bytes/s as a varint — and at the end the reply reference only when present. A row of
+     * one flow with a 10-byte peer and job id takes about 30 bytes instead of about 45 in {@link EpochReport},
+     * and the report has no ~60-byte actor path.
+     */
+    static final class NodeReportSerializer extends Serializer<NodeReport> {
+        static final int SRC_IS_NODE = 1;
+        static final int DST_IS_NODE = 2;
+        static final int FINISHED = 4;
+        static final int SIZE_KNOWN = 8;
+        static final int RATE_MEASURED = 16;
+        private static final int ALL_FLAGS = 31;
+
+        private final ActorRefCodec refs;
+
+        NodeReportSerializer(ActorRefCodec refs) {
+            this.refs = refs;
+            setImmutable(true);
+        }
+
+        @Override
+        public void write(Kryo kryo, Output out, NodeReport m) {
+            String node = m.nodeId();
+            Fields.writeString(out, node);
+            out.writeVarLong(m.epoch(), true);
+            out.writeVarLong(m.heartbeatMillis(), true);
+            out.writeVarInt(m.flows().size(), true);
+            for (FlowReport r : m.flows()) {
+                boolean srcIsNode = r.srcNode().equals(node);
+                boolean dstIsNode = r.dstNode().equals(node);
+                int flags = (srcIsNode ? SRC_IS_NODE : 0) | (dstIsNode ? DST_IS_NODE : 0)
+                        | (r.finished() ? FINISHED : 0) | (r.totalBytes() >= 0 ? SIZE_KNOWN : 0)
+                        | (r.measuredRate() >= 0 ? RATE_MEASURED : 0);
+                out.writeByte(flags);
+                Fields.writeString(out, r.jobId());
+                if (!srcIsNode) {
+                    Fields.writeString(out, r.srcNode());
+                }
+                if (!dstIsNode) {
+                    Fields.writeString(out, r.dstNode());
+                }
+                out.writeVarLong(r.bytesSent(), true);
+                out.writeVarLong(r.bytesPending(), true);
+                if (r.totalBytes() >= 0) {
+                    out.writeVarLong(r.totalBytes(), true);
+                }
+                if (r.measuredRate() >= 0) {
+                    out.writeVarLong(Math.round(r.measuredRate()), true);
+                }
+            }
+            if (m.replyTo() == null) {
+                out.writeBoolean(false);
+            } else {
+                out.writeBoolean(true);
+                Fields.writeString(out, refs.toWire(m.replyTo()));
+            }
+        }
+
+        @Override
+        public NodeReport read(Kryo kryo, Input in, Class<? extends NodeReport> type) {
+            String node = Fields.readString(in);
+            long epoch = in.readVarLong(true);
+            long heartbeat = in.readVarLong(true);
+            // A row takes at least a flags byte, a job id (length + 1 byte) and two one-byte varints.
+            int n = Fields.readCount(in, "flow report list", 5);
+            List<FlowReport> flows = new ArrayList<FlowReport>(n);
+            for (int i = 0; i < n; i++) {
+                int flags = in.readByte() & 0xff;
+                if ((flags & ~ALL_FLAGS) != 0) {
+                    throw new WireFormatException("report row " + i + " of " + node + " has unknown flags 0x"
+                            + Integer.toHexString(flags));
+                }
+                String job = Fields.readString(in);
+                String src = (flags & SRC_IS_NODE) != 0 ? node : Fields.readString(in);
+                String dst = (flags & DST_IS_NODE) != 0 ? node : Fields.readString(in);
+                long sent = in.readVarLong(true);
+                long pending = in.readVarLong(true);
+                long total = (flags & SIZE_KNOWN) != 0 ? in.readVarLong(true) : FlowReport.UNKNOWN_SIZE;
+                double rate = (flags & RATE_MEASURED) != 0 ? (double) in.readVarLong(true) : -1.0;
+                // The constructor refuses negative values (a varint above Long.MAX_VALUE decodes negative).
+                flows.add(new FlowReport(job, src, dst, sent, pending, total, rate, (flags & FINISHED) != 0));
+            }
+            ActorRef<ClientCommand> reply = in.readBoolean() ? refs.<ClientCommand>fromWire(Fields.readString(in)) : null;
+            return new NodeReport(node, epoch, heartbeat, flows, reply);
         }
     }
 

@@ -10,6 +10,7 @@ import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.LookupProxy;
 import io.courier.coordinator.protocol.NodeInfo;
 import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ProxyLocation;
 import io.courier.coordinator.protocol.RegisterNode;
@@ -37,6 +38,7 @@ public final class WireTable {
     public static final int DECISION_UPDATE = 110;
     public static final int LOOKUP_PROXY = 111;
     public static final int PROXY_LOCATION = 112;
+    public static final int NODE_REPORT = 113;
 
     private WireTable() {
     }
@@ -59,6 +61,7 @@ public final class WireTable {
         k.register(DecisionUpdate.class, new MessageSerializers.DecisionUpdateSerializer(), DECISION_UPDATE);
         k.register(LookupProxy.class, new MessageSerializers.LookupProxySerializer(refs), LOOKUP_PROXY);
         k.register(ProxyLocation.class, new MessageSerializers.ProxyLocationSerializer(), PROXY_LOCATION);
+        k.register(NodeReport.class, new MessageSerializers.NodeReportSerializer(refs), NODE_REPORT);
         return k;
     }
 }

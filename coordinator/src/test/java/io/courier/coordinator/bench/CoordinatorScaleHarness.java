@@ -88,6 +88,7 @@ public final class CoordinatorScaleHarness {
             CoordinatorStatus s0 = statusOrNull(coordinator);
             Map<String, Long> cpu0 = cpuByThreadGroup(threads);
             long proc0 = os.getProcessCpuTime();
+            long[] cs0 = ContextSwitches.now();
             long[] mark0 = mark(toChild, fromChild);
             long t0 = System.nanoTime();
             Thread.sleep(TimeUnit.SECONDS.toMillis(measure));
@@ -95,11 +96,13 @@ public final class CoordinatorScaleHarness {
             long[] mark1 = mark(toChild, fromChild);
             Map<String, Long> cpu1 = cpuByThreadGroup(threads);
             long proc1 = os.getProcessCpuTime();
+            long[] cs1 = ContextSwitches.now();
             CoordinatorStatus s1 = statusOrNull(coordinator);
             double secs = (t1 - t0) / 1e9;
             report(proxies, coflows, w.flowCount, epochMs, reportMs, scheduler, warmup, secs, s0, s1, cpu0, cpu1,
                     (proc1 - proc0) / 1e9 / secs, (mark1[1] - mark0[1]) / 1e9 / secs, (mark1[0] - mark0[0]) / secs,
-                    mark1[2]);
+                    mark1[2], (mark1[3] - mark0[3]) / secs, (cs1[0] - cs0[0]) / secs, (cs1[1] - cs0[1]) / secs,
+                    (mark1[4] - mark0[4]) / secs, (mark1[5] - mark0[5]) / secs);
         } finally {
             toChild.println("stop");
             if (!child.waitFor(40, TimeUnit.SECONDS)) {
@@ -149,16 +152,22 @@ public final class CoordinatorScaleHarness {
         throw new IllegalStateException("the proxies' process ended before printing " + word);
     }
 
-    /** delivered decision updates, process CPU ns, proxies coordinated — as the proxies' process counts them. */
+    /**
+     * delivered decision updates, process CPU ns, proxies coordinated, report evaluations, voluntary and involuntary
+     * context switches — as the proxies' process counts them.
+     */
     private static long[] mark(PrintWriter out, BufferedReader in) throws java.io.IOException {
         out.println("mark");
         String[] f = expect(in, "MARK").split(" ");
-        return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])};
+        return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]),
+            Long.parseLong(f[5]), Long.parseLong(f[6])};
     }
 
     private static void report(int proxies, int coflows, int flowCount, int epochMs, int reportMs, String scheduler,
             int warmup, double secs, CoordinatorStatus s0, CoordinatorStatus s1, Map<String, Long> cpu0,
-            Map<String, Long> cpu1, double coordCores, double proxyCores, double deliveredPerSec, long coordinated) {
+            Map<String, Long> cpu1, double coordCores, double proxyCores, double deliveredPerSec, long coordinated,
+            double evaluationsPerSec, double coordVoluntary, double coordInvoluntary, double proxyVoluntary,
+            double proxyInvoluntary) {
         System.out.printf(Locale.ROOT, "load: %d proxies, %d active coflows, %d unified flows, report every %d ms,"
                 + " epoch %d ms, scheduler %s, %d cores%n", proxies, coflows, flowCount, reportMs,
                 epochMs, scheduler, Runtime.getRuntime().availableProcessors());
@@ -183,6 +192,9 @@ public final class CoordinatorScaleHarness {
         double meanCpu = decisions == 0 ? 0.0 : (b.totalDecisionCpuNanos - a.totalDecisionCpuNanos) / 1e6 / decisions;
         double reports = (b.reportsReceived - a.reportsReceived) / secs;
         double updates = (b.decisionMessagesSent - a.decisionMessagesSent) / secs;
+        long acksA = acksSent(a);
+        long acksB = acksSent(b);
+        double acks = acksA < 0 || acksB < 0 ? -1 : (acksB - acksA) / secs;
         System.out.printf(Locale.ROOT, "epoch keeping: %.0f boundaries due, %d ticks run (%.1f/s), %d skipped, %d kept"
                 + " (ran and decided before the next boundary: %.1f%% of due)%n", due, ticks, ticks / secs, skipped,
                 kept, 100.0 * kept / due);
@@ -190,12 +202,17 @@ public final class CoordinatorScaleHarness {
                 + " %.1f ms%n", late.quantileUpperMillis(0.5), late.quantileUpperMillis(0.99), late.maxNanos() / 1e6);
         System.out.printf(Locale.ROOT, "decision time: mean %.3f ms wall / %.3f ms CPU over %d runs, max wall since"
                 + " start %.3f ms%n", meanWall, meanCpu, decisions, b.maxDecisionNanos / 1e6);
-        System.out.printf(Locale.ROOT, "messages: reports in %.0f/s (due %.0f/s), decision updates out %.0f/s,"
-                + " delivered %.0f/s, rows rejected %d, scheduler failures %d%n", reports,
-                proxies * 1000.0 / reportMs, updates, deliveredPerSec, b.rowsRejected - a.rowsRejected,
-                b.schedulerFailures);
+        System.out.printf(Locale.ROOT, "messages: reports evaluated by the proxies %.0f/s (every %d ms: %.0f/s due),"
+                + " reports sent and received %.0f/s (%.1f %% of the evaluations), decision updates out %.0f/s,"
+                + " delivered %.0f/s, report acks out %s, rows rejected %d, scheduler failures %d%n", evaluationsPerSec,
+                reportMs, proxies * 1000.0 / reportMs, reports,
+                evaluationsPerSec > 0 ? 100.0 * reports / evaluationsPerSec : 0.0, updates, deliveredPerSec,
+                acks < 0 ? "not counted by this build" : String.format(Locale.ROOT, "%.0f/s", acks),
+                b.rowsRejected - a.rowsRejected, b.schedulerFailures);
         System.out.printf(Locale.ROOT, "cpu: coordinator process %.2f cores, proxies' process %.2f cores%n", coordCores,
                 proxyCores);
+        System.out.printf(Locale.ROOT, "context switches/s (voluntary + involuntary, live threads): coordinator %.0f +"
+                + " %.0f, proxies %.0f + %.0f%n", coordVoluntary, coordInvoluntary, proxyVoluntary, proxyInvoluntary);
         List<Map.Entry<String, Long>> groups = new ArrayList<Map.Entry<String, Long>>();
         for (Map.Entry<String, Long> e : cpu1.entrySet()) {
             Long before = cpu0.get(e.getKey());
@@ -208,10 +225,22 @@ public final class CoordinatorScaleHarness {
                     groups.get(i).getValue() / 1e9 / secs);
         }
         System.out.printf(Locale.ROOT, "RESULT flows=%d due=%.0f ticks=%d kept=%d skipped=%d lateP50=%.2f lateP99=%.2f"
-                + " lateMax=%.1f wallMs=%.3f cpuMs=%.3f reports=%.0f updates=%.0f delivered=%.0f coordCores=%.3f"
-                + " proxyCores=%.3f coordinated=%d%n", flowCount, due, ticks, kept, skipped,
+                + " lateMax=%.1f wallMs=%.3f cpuMs=%.3f evaluations=%.0f reports=%.0f updates=%.0f acks=%.0f"
+                + " delivered=%.0f"
+                + " coordCores=%.3f proxyCores=%.3f coordinated=%d csCoord=%.0f+%.0f csProxies=%.0f+%.0f%n", flowCount,
+                due, ticks, kept, skipped,
                 late.quantileUpperMillis(0.5), late.quantileUpperMillis(0.99), late.maxNanos() / 1e6, meanWall, meanCpu,
-                reports, updates, deliveredPerSec, coordCores, proxyCores, coordinated);
+                evaluationsPerSec, reports, updates, acks, deliveredPerSec, coordCores, proxyCores, coordinated, coordVoluntary,
+                coordInvoluntary, proxyVoluntary, proxyInvoluntary);
+    }
+
+    /** Report acks sent, or -1 for a build whose status does not count them (compared side by side with this one). */
+    private static long acksSent(CoordinatorStatus.EpochStats e) {
+        try {
+            return e.getClass().getField("reportAcksSent").getLong(e);
+        } catch (ReflectiveOperationException ex) {
+            return -1;
+        }
     }
 
     /** Waits (at most 30 s) until the scheduling actor knows {@code n} coflows. */

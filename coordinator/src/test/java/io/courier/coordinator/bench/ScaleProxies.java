@@ -37,7 +37,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * actor system, reporting the {@link ScaleWorkload}'s flows to the coordinator over Artery TCP + Kryo; senders
  * move bytes at the decided rates. Talks to its parent on stdin/stdout: prints {@code REGISTERED n} once all
  * proxies are coordinated (or after 60 s), then answers each {@code mark} line with
- * {@code MARK <decision updates delivered> <process CPU ns> <proxies coordinated>}, and exits on {@code stop}
+ * {@code MARK <decision updates delivered> <process CPU ns> <proxies coordinated> <report evaluations>
+ * <voluntary context switches> <involuntary context switches>}, and exits on {@code stop}
  * or end of input.
  *
  * <p>Arguments: coordinatorHost coordinatorPort proxies coflows senders receivers reportMs.
@@ -59,9 +60,19 @@ public final class ScaleProxies {
         int reportMs = Integer.parseInt(args[6]);
 
         final AtomicLong delivered = new AtomicLong();
+        // How often the clients evaluated their flows (one per proxy per report interval); under report suppression
+        // only some evaluations are sent, and the coordinator counts those it received.
+        final AtomicLong evaluations = new AtomicLong();
         final AtomicInteger coordinated = new AtomicInteger();
-        ClientSettings cs = ClientSettings.builder(host, port).reportIntervalMillis(reportMs)
-                .ackTimeoutMillis(5_000).registerRetryMillis(1_000).maxFrameBytes(1 << 20).build();
+        ClientSettings.Builder csb = ClientSettings.builder(host, port).reportIntervalMillis(reportMs)
+                .ackTimeoutMillis(5_000).registerRetryMillis(1_000).maxFrameBytes(1 << 20);
+        // COURIER_REPORT_TOLERANCE: the clients' report suppression tolerance (0 = report every interval); unset =
+        // the client's default. Only called when set, so these classes also run against builds without the setting.
+        String tolerance = System.getenv("COURIER_REPORT_TOLERANCE");
+        if (tolerance != null && !tolerance.trim().isEmpty()) {
+            csb.reportTolerance(Double.parseDouble(tolerance.trim()));
+        }
+        ClientSettings cs = csb.build();
         final List<Behavior<ClientCommand>> clients = new ArrayList<Behavior<ClientCommand>>();
         for (int i = 0; i < proxies; i++) {
             final List<ScaleWorkload.SimFlow> mine = w.sentBy(i);
@@ -72,6 +83,7 @@ public final class ScaleProxies {
             final String self = ScaleWorkload.node(i);
             // Both callbacks run on this client's actor thread.
             ReportSource source = () -> {
+                evaluations.incrementAndGet();
                 List<FlowReport> rows = new ArrayList<FlowReport>(mine.size());
                 long now = System.nanoTime();
                 for (ScaleWorkload.SimFlow f : mine) {
@@ -123,8 +135,9 @@ public final class ScaleProxies {
         String line;
         while ((line = in.readLine()) != null && !line.trim().equals("stop")) {
             if (line.trim().equals("mark")) {
-                System.out.printf(Locale.ROOT, "MARK %d %d %d%n", delivered.get(), os.getProcessCpuTime(),
-                        coordinated.get());
+                long[] sw = ContextSwitches.now();
+                System.out.printf(Locale.ROOT, "MARK %d %d %d %d %d %d%n", delivered.get(), os.getProcessCpuTime(),
+                        coordinated.get(), evaluations.get(), sw[0], sw[1]);
                 System.out.flush();
             }
         }

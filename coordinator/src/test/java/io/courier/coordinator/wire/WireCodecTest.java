@@ -16,6 +16,7 @@ import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.LookupProxy;
 import io.courier.coordinator.protocol.NodeInfo;
 import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NodeReport;
 import io.courier.coordinator.protocol.NotRegistered;
 import io.courier.coordinator.protocol.ProxyLocation;
 import io.courier.coordinator.protocol.RegisterNode;
@@ -71,7 +72,29 @@ class WireCodecTest {
                 new DecisionUpdate(7, "varys", false, Arrays.asList(d)),
                 new LookupProxy("host2:13562", ref),
                 new ProxyLocation("host2:13562", "host2:13563"),
-                new ProxyLocation("host9:13562", ""));
+                new ProxyLocation("host9:13562", ""),
+                // The compact report: sender rows, a receiver row, a row naming neither end, a self flow; whole
+                // bytes/s rates (the compact form carries no fractions); with and without the reply reference.
+                new NodeReport("nm-1", 42, 100, Arrays.asList(r1,
+                        new FlowReport("job_1_0002", "nm-1", "nm-3", 7, 0, 7, 12.0, true),
+                        new FlowReport("job_1_0003", "nm-4", "nm-1", 1L << 40, 3, -1, 1.25e9, false),
+                        new FlowReport("job_1_0003", "nm-5", "nm-6", 0, 0, 0, 0, false),
+                        new FlowReport("job_1_0004", "nm-1", "nm-1", 5, 6, 100, -1, false)), null),
+                new NodeReport("nm-1", 0, 0, Collections.<FlowReport>emptyList(), ref));
+    }
+
+    @Test
+    void theCompactReportRoundsRatesToWholeBytesPerSecondAndRefusesUnknownFlags() {
+        NodeReport m = new NodeReport("a", 1, 100, Arrays.asList(new FlowReport("j", "a", "b", 1, 2, -1, 12.5, false)),
+                null);
+        NodeReport back = (NodeReport) codec.decode(codec.encode(m));
+        assertEquals(13.0, back.flows().get(0).measuredRate(), 0.0);
+        byte[] b = codec.encode(m);
+        // id(1) "a"(2) epoch(1) heartbeat(1) count(1), then the row's flags byte.
+        assertEquals(1 | 16, b[6]);
+        b[6] = (byte) 0x40;
+        WireFormatException e = assertThrows(WireFormatException.class, () -> codec.decode(b));
+        assertTrue(e.getMessage().contains("unknown flags 0x40"), e.getMessage());
     }
 
     @Test

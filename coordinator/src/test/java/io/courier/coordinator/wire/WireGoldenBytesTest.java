@@ -10,6 +10,7 @@ import io.courier.coordinator.protocol.EpochReport;
 import io.courier.coordinator.protocol.FlowDecision;
 import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.NodeRegistered;
+import io.courier.coordinator.protocol.NodeReport;
 import java.util.Arrays;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -46,7 +47,7 @@ class WireGoldenBytesTest {
         int[] ids = {WireTable.NODE_INFO, WireTable.REGISTER_NODE, WireTable.NODE_REGISTERED, WireTable.NOT_REGISTERED,
             WireTable.FLOW_REPORT, WireTable.EPOCH_REPORT, WireTable.REPORT_ACK, WireTable.COFLOW_REGISTERED,
             WireTable.COFLOW_COMPLETED, WireTable.FLOW_DECISION, WireTable.DECISION_UPDATE, WireTable.LOOKUP_PROXY,
-            WireTable.PROXY_LOCATION};
+            WireTable.PROXY_LOCATION, WireTable.NODE_REPORT};
         for (int i = 0; i < ids.length; i++) {
             assertEquals(100 + i, ids[i]);
         }
@@ -74,6 +75,13 @@ class WireGoldenBytesTest {
     void decisionUpdate() {
         check("70030576617279730001036a2d310161016200000000000000410000",
                 new DecisionUpdate(3, "varys", false, Arrays.asList(new FlowDecision("j-1", "a", "b", 131072.0, 0, 0))));
+    }
+
+    /** Added in session 6 at the next free id (113); the ids and bytes above did not change. */
+    @Test
+    void nodeReport() {
+        check("73016107640111036a2d310162e807050c00", new NodeReport("a", 7, 100, Arrays.asList(new FlowReport("j-1", "a", "b", 1000, 5, -1, 12.0,
+                false)), null));
     }
 
     /** Kryo writes doubles little-endian: 3.0 = 0x4008000000000000 appears as 0000000000000840. */

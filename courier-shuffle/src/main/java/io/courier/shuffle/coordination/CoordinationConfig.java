@@ -30,6 +30,14 @@ public final class CoordinationConfig {
     public static final String PRIMARY_PROBE = "courier.coordinator.primary-probe-ms";
     /** How long the client may stay in FALLBACK before it starts a fresh actor system (new connections). */
     public static final String CLIENT_RESTART = "courier.coordinator.client.restart-after-ms";
+    /**
+     * Report suppression's tolerance, a fraction in [0, 1]: the proxy evaluates its flows every report interval but
+     * sends them only when the coordinator's extrapolation is off by more than this (docs/coordinator.md); 0 = send
+     * every interval.
+     */
+    public static final String REPORT_TOLERANCE = "courier.coordinator.report-tolerance";
+    /** Under report suppression, the longest silence between two reports, ms. */
+    public static final String REPORT_HEARTBEAT = "courier.coordinator.report-heartbeat-ms";
     /** This node's port capacity (both directions), bytes/s; 0 = unknown (the coordinator's default applies). */
     public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
 
@@ -45,6 +53,8 @@ public final class CoordinationConfig {
     private final List<Endpoint> standbys;
     private final long primaryProbeMillis;
     private final long clientRestartMillis;
+    private final double reportTolerance;
+    private final long reportHeartbeatMillis;
 
     /** A coordinator's Artery endpoint. */
     public static final class Endpoint {
@@ -73,7 +83,7 @@ public final class CoordinationConfig {
     private CoordinationConfig(String coordinatorHost, int coordinatorPort, long reportIntervalMillis,
             long ackTimeoutMillis, long registerRetryMillis, String clientHost, int clientPort,
             long fallbackEpochMillis, long capacityBytesPerSecond, List<Endpoint> standbys, long primaryProbeMillis,
-            long clientRestartMillis) {
+            long clientRestartMillis, double reportTolerance, long reportHeartbeatMillis) {
         this.coordinatorHost = coordinatorHost;
         this.coordinatorPort = coordinatorPort;
         this.reportIntervalMillis = reportIntervalMillis;
@@ -86,19 +96,21 @@ public final class CoordinationConfig {
         this.standbys = Collections.unmodifiableList(new ArrayList<Endpoint>(standbys));
         this.primaryProbeMillis = primaryProbeMillis;
         this.clientRestartMillis = clientRestartMillis;
+        this.reportTolerance = reportTolerance;
+        this.reportHeartbeatMillis = reportHeartbeatMillis;
     }
 
     /** No coordinator: decentralized fallback only, default epoch. */
     public static CoordinationConfig none() {
         return new CoordinationConfig(null, 0, 10, 2_000, 500, null, 0, 10, 0, Collections.<Endpoint>emptyList(),
-                5_000, 10_000);
+                5_000, 10_000, 0.01, 100);
     }
 
     /**
      * Reads the keys above from {@code props} (other keys are ignored); absent keys take the defaults: report
      * every 10 ms, fall back after 2 000 ms of silence, retry registration every 500 ms, client on the proxy's
      * host and any port, fallback epoch 10 ms (Stream's Δ), capacity 0 (unknown), probe the primary every 5 000 ms
-     * while following a standby. {@link #ADDRESS} is a comma-separated list: the primary, then standbys.
+     * while following a standby, reports suppressed within a tolerance of 0.01 with a 100 ms heartbeat. {@link #ADDRESS} is a comma-separated list: the primary, then standbys.
      *
      * @throws IllegalArgumentException naming the key, for a bad value
      */
@@ -131,8 +143,14 @@ public final class CoordinationConfig {
         long capacity = number(CAPACITY, props.get(CAPACITY), 0, 0, Long.MAX_VALUE);
         long probe = number(PRIMARY_PROBE, props.get(PRIMARY_PROBE), 5_000, 1, Long.MAX_VALUE);
         long restart = number(CLIENT_RESTART, props.get(CLIENT_RESTART), 10_000, 1_000, Long.MAX_VALUE);
+        double tolerance = fraction(REPORT_TOLERANCE, props.get(REPORT_TOLERANCE), 0.01);
+        long heartbeat = number(REPORT_HEARTBEAT, props.get(REPORT_HEARTBEAT), 100, 1, Long.MAX_VALUE);
+        if (tolerance > 0 && ack <= Math.max(heartbeat, report)) {
+            throw new IllegalArgumentException("'" + ACK_TIMEOUT + "' (" + ack + " ms) must be longer than '"
+                    + REPORT_HEARTBEAT + "' (" + heartbeat + " ms) while '" + REPORT_TOLERANCE + "' is above 0");
+        }
         return new CoordinationConfig(host, port, report, ack, retry, clientHost, clientPort, epoch, capacity,
-                standbys, probe, restart);
+                standbys, probe, restart, tolerance, heartbeat);
     }
 
     /** One {@code host:port} of {@link #ADDRESS} ({@code [v6]:port} allowed). */
@@ -157,6 +175,23 @@ public final class CoordinationConfig {
         return t.isEmpty() ? null : t;
     }
 
+    private static double fraction(String key, String value, double dflt) {
+        String t = trimmed(value);
+        if (t == null) {
+            return dflt;
+        }
+        double v;
+        try {
+            v = Double.parseDouble(t);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + key + "' must be a number in [0, 1], got '" + value + "'", e);
+        }
+        if (!(v >= 0 && v <= 1)) {
+            throw new IllegalArgumentException("'" + key + "' must be in [0, 1], got " + v);
+        }
+        return v;
+    }
+
     private static long number(String key, String value, long dflt, long min, long max) {
         String t = trimmed(value);
         return t == null ? dflt : number(key, t, min, max);
@@ -179,7 +214,17 @@ public final class CoordinationConfig {
     public CoordinationConfig withTimings(long reportMillis, long ackTimeoutMillis, long registerRetryMillis) {
         return new CoordinationConfig(coordinatorHost, coordinatorPort, reportMillis, ackTimeoutMillis,
                 registerRetryMillis, clientHost, clientPort, fallbackEpochMillis, capacityBytesPerSecond, standbys,
-                primaryProbeMillis, clientRestartMillis);
+                primaryProbeMillis, clientRestartMillis, reportTolerance, reportHeartbeatMillis);
+    }
+
+    /** Report suppression's tolerance ({@link #REPORT_TOLERANCE}); 0 = every report interval. */
+    public double reportTolerance() {
+        return reportTolerance;
+    }
+
+    /** Under suppression, the longest silence between two reports ({@link #REPORT_HEARTBEAT}). */
+    public long reportHeartbeatMillis() {
+        return reportHeartbeatMillis;
     }
 
     /** How long the client may stay in FALLBACK before it starts a fresh actor system. */

@@ -103,7 +103,8 @@ public final class ProxyCoordination implements Closeable {
                         .local(host, config.clientPort()).reportIntervalMillis(config.reportIntervalMillis())
                         .ackTimeoutMillis(config.ackTimeoutMillis()).registerRetryMillis(config.registerRetryMillis())
                         .primaryProbeMillis(config.primaryProbeMillis())
-                        .systemRestartMillis(config.clientRestartMillis());
+                        .systemRestartMillis(config.clientRestartMillis())
+                        .reportTolerance(config.reportTolerance()).reportHeartbeatMillis(config.reportHeartbeatMillis());
                 for (CoordinationConfig.Endpoint e : config.standbys()) {
                     b.standby(e.host(), e.port());
                 }

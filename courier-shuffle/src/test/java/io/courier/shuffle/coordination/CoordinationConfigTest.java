@@ -54,4 +54,24 @@ class CoordinationConfigTest {
                 () -> parse(CoordinationConfig.ADDRESS, "coord-a:17400", CoordinationConfig.PRIMARY_PROBE, "0"));
         assertTrue(e.getMessage().contains(CoordinationConfig.PRIMARY_PROBE), e.getMessage());
     }
+
+    @Test
+    void reportSuppressionHasDefaultsAndRefusesBadValuesNamingTheKey() {
+        CoordinationConfig c = parse();
+        assertEquals(0.01, c.reportTolerance(), 0.0);
+        assertEquals(100, c.reportHeartbeatMillis());
+        CoordinationConfig off = parse(CoordinationConfig.REPORT_TOLERANCE, "0", CoordinationConfig.REPORT_HEARTBEAT, "250");
+        assertEquals(0.0, off.reportTolerance(), 0.0);
+        assertEquals(250, off.reportHeartbeatMillis());
+        assertEquals(0.0, off.withTimings(20, 600, 100).reportTolerance(), 0.0, "timings keep the tolerance");
+        for (String bad : new String[] {"-0.1", "1.5", "NaN", "lots"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> parse(CoordinationConfig.REPORT_TOLERANCE, bad));
+            assertTrue(e.getMessage().contains(CoordinationConfig.REPORT_TOLERANCE), e.getMessage());
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> parse(CoordinationConfig.REPORT_HEARTBEAT, "3000"));
+        assertTrue(e.getMessage().contains(CoordinationConfig.REPORT_HEARTBEAT)
+                && e.getMessage().contains(CoordinationConfig.ACK_TIMEOUT), e.getMessage());
+    }
 }
