@@ -3,6 +3,8 @@ package io.courier.scheduler.primitives;
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.Decision;
 
+import java.util.function.IntToDoubleFunction;
+
 /**
  * P7 of SCHEDULERS.md §0.5: the least-attained-service queue of a coflow that has sent {@code s}
  * bytes, with {@code K} queues whose thresholds are {@code Q1·E^j}. Demotion happens at {@code s >=}
@@ -79,6 +81,20 @@ public final class LasQueues {
      * queues stand until then.
      */
     public double nextCrossing(ClusterState state, double[] rate, boolean early) {
+        return crossing(state, f -> rate[f], early);
+    }
+
+    /**
+     * The earliest instant at which a coflow, sending at the decided rates, reaches its queue's upper
+     * threshold ({@code +∞} if none will): {@code min_C now + (Q_hi(q_C) − s_C) / Σ_f r_f} (spec §4). It aims
+     * at the threshold itself, not at the slack, so the crossing is seen despite rounding.
+     */
+    public double nextCrossing(ClusterState state, Decision decision) {
+        return crossing(state, f -> decision.rateOf(state, f), false);
+    }
+
+    /** The one loop behind both {@code nextCrossing}s; {@code rateOf} maps a flow index to its decided rate. */
+    private double crossing(ClusterState state, IntToDoubleFunction rateOf, boolean early) {
         double wake = Double.POSITIVE_INFINITY;
         double eps = state.network().rateEpsilon();
         for (int c = 0; c < state.coflowCount(); c++) {
@@ -89,7 +105,7 @@ public final class LasQueues {
             }
             double r = 0;
             for (int f : state.unfinishedFlowsOf(c)) {
-                r += rate[f];
+                r += rateOf.applyAsDouble(f);
             }
             if (early) {
                 threshold -= Math.min(MAX_SLACK_BYTES, THRESHOLD_SLACK * Math.max(1.0, threshold));
@@ -98,31 +114,6 @@ public final class LasQueues {
                 }
             } else if (r > eps) {
                 wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / r);
-            }
-        }
-        return wake;
-    }
-
-    /**
-     * The earliest instant at which a coflow, sending at the decided rates, reaches its queue's upper
-     * threshold ({@code +∞} if none will): {@code min_C now + (Q_hi(q_C) − s_C) / Σ_f r_f} (spec §4). It aims
-     * at the threshold itself, not at the slack, so the crossing is seen despite rounding.
-     */
-    public double nextCrossing(ClusterState state, Decision decision) {
-        double wake = Double.POSITIVE_INFINITY;
-        double eps = state.network().rateEpsilon();
-        for (int c = 0; c < state.coflowCount(); c++) {
-            double sent = state.sentBy(c);
-            double threshold = upperThreshold(queueOf(sent));
-            if (Double.isInfinite(threshold)) {
-                continue;
-            }
-            double rate = 0;
-            for (int f : state.unfinishedFlowsOf(c)) {
-                rate += decision.rateOf(state, f);
-            }
-            if (rate > eps) {
-                wake = Math.min(wake, state.now() + Math.max(0.0, threshold - sent) / rate);
             }
         }
         return wake;
