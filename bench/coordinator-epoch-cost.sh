@@ -9,10 +9,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-# shellcheck disable=SC2086
-"${MVN:-mvn}" -B -q -Dstyle.color=never -DskipTests ${COURIER_MVN_OPTS:-} package org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test -pl coordinator -am >&2
-cp="coordinator/target/test-classes:coordinator/target/classes:$(cat coordinator/target/bench.classpath)"
+# shellcheck source=lib/coordinator-classpath.sh
+. bench/lib/coordinator-classpath.sh
 # shellcheck disable=SC2086
 exec "${JAVA:-java}" ${COURIER_JAVA_OPTS:--Xmx2g} -Dorg.slf4j.simpleLogger.defaultLogLevel=error -cp "$cp" \
   io.courier.coordinator.actors.EpochCostBench "$@"

@@ -9,11 +9,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 out="${1:-docs/images/coordinator-status.png}"
 browser="$(bench/install-chromium.sh)"
-# shellcheck disable=SC2086
-"${MVN:-mvn}" -B -q -Dstyle.color=never -DskipTests ${COURIER_MVN_OPTS:-} package \
-  org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath \
-  -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test -pl coordinator -am >&2
-cp="coordinator/target/test-classes:coordinator/target/classes:$(cat coordinator/target/bench.classpath)"
+# shellcheck source=lib/coordinator-classpath.sh
+. bench/lib/coordinator-classpath.sh
 log=$(mktemp)
 "${JAVA:-java}" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
   io.courier.coordinator.bench.StatusPageDemo 60 sincronia >"$log" 2>&1 &

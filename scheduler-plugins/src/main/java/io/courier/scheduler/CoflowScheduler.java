@@ -53,6 +53,14 @@ public interface CoflowScheduler {
     }
 
     /**
+     * Called once by a driver that will use {@link #skipWakeup}, before its first {@link #schedule}. Only then
+     * does a scheduler spend time at each decision proving how long it stands: a driver that calls
+     * {@link #schedule} at every wake-up (the coordinator) pays nothing for the shortcut.
+     */
+    default void enableWakeupSkips() {
+    }
+
+    /**
      * Whether this scheduler may keep a state it was handed — or anything that reads it later: a
      * {@link Decision} made on it, its flow list, its index arrays — past the call that handed it over.
      * A driver may recycle a state's storage for the next decision (a reusable

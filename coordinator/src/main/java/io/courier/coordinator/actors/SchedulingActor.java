@@ -245,18 +245,13 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         // Any answer is the client's heartbeat: acknowledge a report only when the node has not heard from us
         // within the heartbeat interval (decision updates count), and always when it names unknown jobs.
         if (unknownJobs != null || !session.toldWithin(now, HEARTBEAT_NANOS)) {
-            entryOrReply(entry, replyTo).tell(new ReportAck(reportEpoch,
+            // An EpochReport's own reference, else the one the node registered.
+            (replyTo != null ? replyTo : entry.client()).tell(new ReportAck(reportEpoch,
                     unknownJobs == null ? Collections.<String>emptyList() : unknownJobs));
             session.lastToldNanos = now;
             reportAcksSent++;
         }
         return this;
-    }
-
-    /** An {@link EpochReport}'s own reference (as before), else the one the node registered. */
-    private static ActorRef<ClientCommand> entryOrReply(NodeEntry entry,
-            ActorRef<ClientCommand> replyTo) {
-        return replyTo != null ? replyTo : entry.client();
     }
 
     private NodeSession session(String node) {

@@ -39,6 +39,8 @@ public final class AaloScheduler implements CoflowScheduler {
     private final QuietInterval quiet = new QuietInterval();
     /** The exact next crossing at the last decision's rates, for the wake-up after a skipped one. */
     private double crossing = Double.POSITIVE_INFINITY;
+    /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
+    private boolean proveQuiet;
 
     public AaloScheduler(LasQueues queues, boolean weighted, GroupSharing sharing, double epoch) {
         if (!(epoch > 0)) {
@@ -106,8 +108,10 @@ public final class AaloScheduler implements CoflowScheduler {
         }
         // The allocation is a function of the queues and the set of unfinished flows only (never of bytes
         // sent within a queue), so while the network is quiet it changes only when a queue does.
-        quiet.decided(state.now(), queues.nextCrossing(state, rate, true));
-        crossing = queues.nextCrossing(state, rate, false);
+        if (proveQuiet) {
+            quiet.decided(state.now(), queues.nextCrossing(state, rate, true));
+            crossing = queues.nextCrossing(state, rate, false);
+        }
         return Decision.ofOwnedRates(state, rate);
     }
 
@@ -125,6 +129,11 @@ public final class AaloScheduler implements CoflowScheduler {
      * Skips an epoch wake-up that comes before any queue could change: the decision would be the same.
      * The next wake-up is then the following epoch or the crossing computed at the last decision.
      */
+    @Override
+    public void enableWakeupSkips() {
+        proveQuiet = true;
+    }
+
     @Override
     public double skipWakeup(double now) {
         return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;

@@ -51,6 +51,8 @@ public final class FaiScheduler implements CoflowScheduler {
     private final QuietInterval quiet = new QuietInterval();
     /** The exact next queue crossing at the last decision's rates, for the wake-up after a skipped one. */
     private double crossing = Double.POSITIVE_INFINITY;
+    /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
+    private boolean proveQuiet;
 
     /**
      * @param queues number of LAS queues K ({@code >= 1})
@@ -129,6 +131,9 @@ public final class FaiScheduler implements CoflowScheduler {
 
     @Override
     public Decision schedule(ClusterState state) {
+        if (!proveQuiet) {
+            return Decision.ofOwnedRates(state, allocate(state, Stage.REALLOCATED));
+        }
         boolean[] equalized = new boolean[state.coflowCount()];
         double[][] afterMbab = new double[1][];
         double[] rate = allocate(state, Stage.REALLOCATED, equalized, afterMbab);
@@ -142,6 +147,11 @@ public final class FaiScheduler implements CoflowScheduler {
      * Skips an epoch wake-up that comes before the decision could change: the next one is then the
      * following epoch or the queue crossing computed at the last decision.
      */
+    @Override
+    public void enableWakeupSkips() {
+        proveQuiet = true;
+    }
+
     @Override
     public double skipWakeup(double now) {
         return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;

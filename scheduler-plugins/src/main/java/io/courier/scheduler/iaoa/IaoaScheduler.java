@@ -39,6 +39,8 @@ public final class IaoaScheduler implements CoflowScheduler {
     private double orderTime = Double.NaN;
     /** The last decision's proof for {@link #skipWakeup} (see {@link #quietBound}). */
     private final QuietInterval quiet = new QuietInterval();
+    /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
+    private boolean proveQuiet;
 
     /** @param period re-ordering period {@code T} in seconds, {@code > 0}; +∞ re-orders only on arrivals and departures */
     public IaoaScheduler(double period) {
@@ -105,6 +107,9 @@ public final class IaoaScheduler implements CoflowScheduler {
             indices[k] = state.indexOf(order.get(k));
         }
         double[] rate = GreedyCoflowAllocation.allocate(state, indices);
+        if (!proveQuiet) {
+            return Decision.ofOwnedRates(state, rate);
+        }
         if (alphas == null) {
             alphas = AlphaOrder.sentAlphas(state);
             sorted = AlphaOrder.order(state, alphas);
@@ -120,6 +125,11 @@ public final class IaoaScheduler implements CoflowScheduler {
      * Skips a re-ordering wake-up that provably gives the same order (hence the same rates): the order's
      * time moves to {@code now} as the call would have moved it, and the next wake-up is one period on.
      */
+    @Override
+    public void enableWakeupSkips() {
+        proveQuiet = true;
+    }
+
     @Override
     public double skipWakeup(double now) {
         if (order == null || !quiet.covers(now)) {

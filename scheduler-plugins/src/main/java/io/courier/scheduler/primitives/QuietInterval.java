@@ -42,9 +42,4 @@ public final class QuietInterval {
     public double decidedAt() {
         return decidedAt;
     }
-
-    /** The bound of the last proof ({@code -∞} when there is none). */
-    public double until() {
-        return quietUntil;
-    }
 }

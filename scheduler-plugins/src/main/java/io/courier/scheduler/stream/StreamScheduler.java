@@ -48,6 +48,8 @@ public final class StreamScheduler implements CoflowScheduler {
     private double nextEpoch = Double.NEGATIVE_INFINITY;
     /** The last decision's proof for {@link #skipWakeup}: no receiver's level moves before its bound. */
     private final QuietInterval quiet = new QuietInterval();
+    /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
+    private boolean proveQuiet;
     /**
      * What the relay of a skipped epoch would have recorded, as of the last decision: per coflow, the bytes
      * each receiving host had received ({@code [0]}) and receives per second at the decided rates ({@code [1]}).
@@ -161,7 +163,9 @@ public final class StreamScheduler implements CoflowScheduler {
             runEpoch(state);
         }
         Decision d = decide(state);
-        prove(state, d);
+        if (proveQuiet) {
+            prove(state, d);
+        }
         return d;
     }
 
@@ -170,6 +174,11 @@ public final class StreamScheduler implements CoflowScheduler {
      * the epoch clock as the epoch would have and remembers the epoch, whose relay (this epoch's bytes
      * received, read by the next epoch) is recorded from the decided rates when the next epoch runs.
      */
+    @Override
+    public void enableWakeupSkips() {
+        proveQuiet = true;
+    }
+
     @Override
     public double skipWakeup(double now) {
         if (aging.enabled() || !quiet.covers(now) || now < nextEpoch - 1e-9 * epoch) {

@@ -84,6 +84,9 @@ public final class FluidSimulator {
         this.meter = new ConcurrencyMeter(workload.network().hostCount());
         this.flowCache = new Flow[table.flows];
         this.quietSkips = options.skipQuietWakeups() && courier == null;
+        if (quietSkips) {
+            scheduler.enableWakeupSkips();
+        }
         this.recycled = scheduler.retainsStates() ? null : ColumnarStateBuilder.reusable(workload.network());
         this.coflowIds = new CoflowId[workload.coflows().size()];
         for (int c = 0; c < coflowIds.length; c++) {

@@ -145,11 +145,6 @@ public final class SendScheduler {
         notifyListeners();
     }
 
-    /** Bytes a stream has sent, so pending sizes stay current at the next rebuild (no rebuild now). */
-    public void sent(String job, String peer, long bytes) {
-        sent(flowKey(job, peer), bytes);
-    }
-
     /**
      * The key of the flow (job, peer) for {@link #sent(String, long)}. A connection reports what its streams sent
      * once per send pass: computing the key once per stream (and so hashing it once) instead of per report
@@ -160,7 +155,10 @@ public final class SendScheduler {
         return SendPlan.key(job, peer);
     }
 
-    /** Like {@link #sent(String, String, long)}, for the key {@link #flowKey} returned. */
+    /**
+     * Bytes the stream of flow {@code flowKey} ({@link #flowKey}) has sent, so pending sizes stay current at the
+     * next rebuild (no rebuild now).
+     */
     public synchronized void sent(String flowKey, long bytes) {
         Long v = pending.get(flowKey);
         if (v != null) {

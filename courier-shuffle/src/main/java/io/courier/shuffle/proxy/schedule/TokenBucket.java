@@ -35,7 +35,7 @@ public final class TokenBucket {
 
     /** Whether a block may be sent now. */
     public boolean ready(long nowNanos) {
-        if (Double.isInfinite(rate)) {
+        if (!paced()) {
             return true;
         }
         refill(nowNanos);
@@ -43,7 +43,7 @@ public final class TokenBucket {
     }
 
     public void take(long bytes) {
-        if (!Double.isInfinite(rate)) {
+        if (paced()) {
             tokens -= bytes;
         }
     }
