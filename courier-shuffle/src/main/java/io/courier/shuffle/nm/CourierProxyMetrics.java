@@ -3,6 +3,7 @@ package io.courier.shuffle.nm;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.client.ClientCounters;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
+import io.courier.shuffle.proxy.relay.RelayStats;
 import io.courier.shuffle.proxy.server.ServerCounters;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsInfo;
@@ -61,6 +62,7 @@ public final class CourierProxyMetrics implements MetricsSource {
     public void getMetrics(MetricsCollector collector, boolean all) {
         ServerCounters s = proxy.serverCounters();
         ClientCounters c = proxy.clientCounters();
+        RelayStats relay = proxy.relayStats();
         Map<String, Long> accepted = s.connectionsByPeer();
         Map<String, Long> opened = c.connectionsByPeer();
         MetricsRecordBuilder r = collector.addRecord(RECORD).setContext(CONTEXT)
@@ -82,7 +84,12 @@ public final class CourierProxyMetrics implements MetricsSource {
                 .addGauge(info("PeersServed", "Distinct peer proxies that connected to this proxy"), accepted.size())
                 .addGauge(info("PeersFetchedFrom", "Distinct peer proxies this proxy connected to"), opened.size())
                 .addGauge(info("ReservedBytes", "Stream-window bytes reserved by local fetches now"),
-                        proxy.reservedBytes());
+                        proxy.reservedBytes())
+                .addGauge(info("TaskConnectionsOpen", "Relay connections of local reduce tasks open now"),
+                        relay.openTaskConnections())
+                .addCounter(info("TaskConnectionsOverloaded", "Task connections refused at"
+                        + " courier.proxy.relay.max-connections (OVERLOADED, the tasks back off)"),
+                        relay.overloadedConnections());
         Map<ErrorCode, Long> refused = s.refusedByCode();
         // Always the full set, so that JMX sees a fixed list of attributes.
         for (ErrorCode code : ErrorCode.values()) {

@@ -16,7 +16,9 @@ import java.util.TreeMap;
  * the two keys of the cluster's {@link ProxyPortRule} ({@code courier.proxy.port}, {@code courier.proxy.port-offset}),
  * which only the handler reads, and {@code courier.proxy.capacity.bytes-per-second}, which belongs to the
  * coordinator settings ({@link #coordination}). Inside the NodeManager the proxy binds to {@code 0.0.0.0} by default and names
- * itself after the NodeManager's host, as reducers see it in map-completion URLs. Stateless.
+ * itself after the NodeManager's host, as reducers see it in map-completion URLs, and caps its task connections
+ * at Hadoop's {@code mapreduce.shuffle.max.connections} unless {@code courier.proxy.relay.max-connections} is
+ * set. Stateless.
  */
 public final class ProxyConfigs {
     /** Cluster-wide proxy port; -1 selects "shuffle port + {@link #PORT_OFFSET}". */
@@ -30,6 +32,8 @@ public final class ProxyConfigs {
     static final String PREFIX = "courier.proxy.";
     static final String COORDINATOR_PREFIX = "courier.coordinator.";
     private static final String NM_ADDRESS = "yarn.nodemanager.address";
+    /** Hadoop's ShuffleHandler connection cap, the default of {@link ProxyConfig#RELAY_MAX_CONNECTIONS}. */
+    static final String SHUFFLE_MAX_CONNECTIONS = "mapreduce.shuffle.max.connections";
 
     private ProxyConfigs() {
     }
@@ -52,6 +56,18 @@ public final class ProxyConfigs {
         }
         if (!props.containsKey(ProxyConfig.BIND_HOST)) {
             props.put(ProxyConfig.BIND_HOST, DEFAULT_BIND_HOST);
+        }
+        if (!props.containsKey(ProxyConfig.RELAY_MAX_CONNECTIONS)) {
+            // The operator's cap on the node's shuffle connections (ShuffleHandler answers 429 beyond it) caps
+            // the relay's task connections too: with Courier those are the node's fetching connections.
+            String hadoopCap = conf.getTrimmed(SHUFFLE_MAX_CONNECTIONS, "0");
+            try {
+                props.put(ProxyConfig.RELAY_MAX_CONNECTIONS, Integer.toString(Math.max(0, Integer.parseInt(hadoopCap))));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("Courier proxy settings of the NodeManager (yarn-site.xml): '"
+                        + SHUFFLE_MAX_CONNECTIONS + "' (the default of '" + ProxyConfig.RELAY_MAX_CONNECTIONS
+                        + "') is not a number: " + hadoopCap, e);
+            }
         }
         try {
             return ProxyConfig.fromProperties(props).withPort(0);

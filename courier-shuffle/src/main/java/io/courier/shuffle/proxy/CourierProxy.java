@@ -101,7 +101,8 @@ public final class CourierProxy implements Closeable {
         scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize(), config.pacingBurst());
         client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
                 config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
-        relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()));
+        relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
+                config.relayMaxConnections(), config.relayRetryAfterMillis());
         return address.id();
     }
 

@@ -26,6 +26,10 @@ public final class ProxyConfig {
     /** Address the server socket binds to; unset means {@link #HOST}. The node id always uses {@link #HOST}. */
     public static final String BIND_HOST = "courier.proxy.bind.host";
     public static final String RELAY_ALLOW_REMOTE = "courier.proxy.relay.allow-remote";
+    /** Task connections the relay serves at once; 0 = no cap (in a NodeManager: mapreduce.shuffle.max.connections). */
+    public static final String RELAY_MAX_CONNECTIONS = "courier.proxy.relay.max-connections";
+    /** What a task refused for {@link #RELAY_MAX_CONNECTIONS} is told to wait before it connects again. */
+    public static final String RELAY_RETRY_AFTER = "courier.proxy.relay.retry-after.ms";
 
     private final String host;
     private final String bindHost;
@@ -42,6 +46,8 @@ public final class ProxyConfig {
     private final double minSize;
     private final int maxConnectionsPerPeer;
     private final boolean relayAllowRemote;
+    private final int relayMaxConnections;
+    private final int relayRetryAfterMillis;
 
     private ProxyConfig(Values v) {
         check(v.port >= 0 && v.port <= 65535, PORT, "[0, 65535]", v.port);
@@ -57,6 +63,8 @@ public final class ProxyConfig {
         check(v.maxNum >= 1, MAX_NUM, ">= 1", v.maxNum);
         check(v.minSize >= 0 && !Double.isInfinite(v.minSize), MIN_SIZE, "finite and >= 0", v.minSize);
         check(v.maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", v.maxConnectionsPerPeer);
+        check(v.relayMaxConnections >= 0, RELAY_MAX_CONNECTIONS, ">= 0 (0: no cap)", v.relayMaxConnections);
+        check(v.relayRetryAfterMillis >= 1, RELAY_RETRY_AFTER, ">= 1", v.relayRetryAfterMillis);
         this.host = v.host;
         this.bindHost = v.bindHost;
         this.port = v.port;
@@ -72,6 +80,8 @@ public final class ProxyConfig {
         this.minSize = v.minSize;
         this.maxConnectionsPerPeer = v.maxConnectionsPerPeer;
         this.relayAllowRemote = v.relayAllowRemote;
+        this.relayMaxConnections = v.relayMaxConnections;
+        this.relayRetryAfterMillis = v.relayRetryAfterMillis;
     }
 
     /** The mutable scratch copy behind the {@code with…} methods; never escapes this class. */
@@ -91,6 +101,8 @@ public final class ProxyConfig {
         double minSize;
         int maxConnectionsPerPeer;
         boolean relayAllowRemote;
+        int relayMaxConnections;
+        int relayRetryAfterMillis;
     }
 
     private Values values() {
@@ -110,6 +122,8 @@ public final class ProxyConfig {
         v.minSize = minSize;
         v.maxConnectionsPerPeer = maxConnectionsPerPeer;
         v.relayAllowRemote = relayAllowRemote;
+        v.relayMaxConnections = relayMaxConnections;
+        v.relayRetryAfterMillis = relayRetryAfterMillis;
         return v;
     }
 
@@ -134,6 +148,8 @@ public final class ProxyConfig {
         v.maxNum = SelectAndSplit.UNLIMITED;
         v.minSize = 1 << 20;
         v.maxConnectionsPerPeer = 4;
+        v.relayMaxConnections = 0;
+        v.relayRetryAfterMillis = 1000; // Hadoop's ShuffleHandler answers 429 with Retry-After: 1000
         return new ProxyConfig(v);
     }
 
@@ -163,6 +179,8 @@ public final class ProxyConfig {
                     case MIN_SIZE: c.minSize = Double.parseDouble(v); break;
                     case MAX_CONNECTIONS_PER_PEER: c.maxConnectionsPerPeer = Integer.parseInt(v); break;
                     case RELAY_ALLOW_REMOTE: c.relayAllowRemote = parseBoolean(RELAY_ALLOW_REMOTE, v); break;
+                    case RELAY_MAX_CONNECTIONS: c.relayMaxConnections = Integer.parseInt(v); break;
+                    case RELAY_RETRY_AFTER: c.relayRetryAfterMillis = Integer.parseInt(v); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -258,6 +276,18 @@ public final class ProxyConfig {
         return new ProxyConfig(v);
     }
 
+    public ProxyConfig withRelayMaxConnections(int x) {
+        Values v = values();
+        v.relayMaxConnections = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withRelayRetryAfterMillis(int x) {
+        Values v = values();
+        v.relayRetryAfterMillis = x;
+        return new ProxyConfig(v);
+    }
+
     private static boolean parseBoolean(String key, String v) {
         if (!"true".equalsIgnoreCase(v) && !"false".equalsIgnoreCase(v)) {
             throw new IllegalArgumentException("setting '" + key + "' must be true or false, got " + v);
@@ -330,5 +360,15 @@ public final class ProxyConfig {
     /** Whether the proxy relays for task connections from non-local addresses (default false: local tasks only). */
     public boolean relayAllowRemote() {
         return relayAllowRemote;
+    }
+
+    /** Task connections the relay serves at once; 0: no cap. */
+    public int relayMaxConnections() {
+        return relayMaxConnections;
+    }
+
+    /** The retry-after a task refused for {@link #relayMaxConnections()} is given, in milliseconds. */
+    public int relayRetryAfterMillis() {
+        return relayRetryAfterMillis;
     }
 }

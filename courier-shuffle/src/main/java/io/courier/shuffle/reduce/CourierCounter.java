@@ -24,6 +24,11 @@ public enum CourierCounter {
      * {@code mapreduce.reduce.shuffle.fetch.retry.timeout-ms} (a NodeManager restarting) instead of failing its maps.
      */
     SOURCE_RETRIES,
+    /**
+     * Times this reducer backed off because its node's proxy refused its connection at
+     * {@code courier.proxy.relay.max-connections} (OVERLOADED, Hadoop's 429): no failure is counted for them.
+     */
+    OVERLOAD_BACKOFFS,
     /** Milliseconds segments waited for merge memory (reserve said WAIT), for their header or for their bytes. */
     WAIT_MILLIS
 }

@@ -16,5 +16,10 @@ public enum FailureKind {
      */
     READ_ERROR,
     /** The connection to this node's own proxy failed: no fault of the source; the map is put back unblamed. */
-    LOCAL_PROXY
+    LOCAL_PROXY,
+    /**
+     * This node's proxy refused the reducer's connection at its cap ({@code OVERLOADED}, Hadoop's 429): wait the
+     * refusal's retry-after and try again; nothing is counted as a failure.
+     */
+    OVERLOADED
 }

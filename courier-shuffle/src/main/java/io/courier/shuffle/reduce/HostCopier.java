@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Copies the known map outputs of one host through the local Courier proxy, the way Hadoop's
@@ -49,7 +50,7 @@ final class HostCopier<K, V> {
         LOCAL_FAILURE
     }
 
-    private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL, RETRY }
+    private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL, RETRY, BACK_OFF }
 
     private final ShuffleSchedulerImpl<K, V> scheduler;
     private final MergeManager<K, V> merger;
@@ -65,6 +66,7 @@ final class HostCopier<K, V> {
     private final String localProxy;
     private final WaitClock waits;
     private final AtomicInteger localFailuresInARow = new AtomicInteger();
+    private final AtomicLong overloadBackOffs = new AtomicLong();
     private volatile String lastFailure;
     private long lastLocalFailureNanos; // guarded by this
 
@@ -91,7 +93,9 @@ final class HostCopier<K, V> {
      * fetch retry enabled, a source proxy that refuses connections or drops them mid-segment (its NodeManager
      * restarting) is retried here, every {@code fetch.retry.interval-ms}, for up to {@code fetch.retry.timeout-ms}
      * since the last progress, with its maps unblamed: what Hadoop's {@code Fetcher} does for a restarting
-     * ShuffleHandler. Past that window the failure is handled as without retry.
+     * ShuffleHandler. Past that window the failure is handled as without retry. A local proxy that refuses the
+     * reducer's connection for overload is waited for (its retry-after) with nothing counted against anyone, as
+     * Hadoop's Fetcher penalises a host that answers 429, for as long as it keeps refusing.
      */
     Outcome copy(MapHost host, int fetcherId) throws InterruptedException {
         List<TaskAttemptID> maps = scheduler.getMapsForHost(host);
@@ -115,6 +119,10 @@ final class HostCopier<K, V> {
                         < TimeUnit.MILLISECONDS.toNanos(config.fetchRetryTimeoutMillis()));
                 int before = remaining.size();
                 Round round = copyRound(host, source, remaining, blamed, fetcherId, mayRetry);
+                if (round.backOffMillis > 0) {
+                    backOff(host, round);
+                    continue;
+                }
                 if (round.retryCause == null) {
                     return round.outcome;
                 }
@@ -136,22 +144,39 @@ final class HostCopier<K, V> {
         }
     }
 
-    /** How one round of requests to a host ended: an outcome, or a retryable source failure. */
+    private void backOff(MapHost host, Round round) throws InterruptedException {
+        long n = overloadBackOffs.incrementAndGet();
+        reporter.incrCounter(CourierCounter.OVERLOAD_BACKOFFS, 1);
+        if (Long.bitCount(n) == 1) { // every fetcher backs off each time: log the 1st, 2nd, 4th, ... only
+            LOG.warn("Courier: {} ({}); waiting {} ms before fetching from {} again, nothing counted as failed"
+                    + " ({} back-offs so far)", round.retryCause.getMessage(), localProxy, round.backOffMillis, host, n);
+        }
+        Thread.sleep(round.backOffMillis);
+    }
+
+    /** How one round of requests to a host ended: an outcome, a retryable source failure, or a back-off. */
     private static final class Round {
         final Outcome outcome;
         final IOException retryCause;
+        final long backOffMillis;
 
-        private Round(Outcome outcome, IOException retryCause) {
+        private Round(Outcome outcome, IOException retryCause, long backOffMillis) {
             this.outcome = outcome;
             this.retryCause = retryCause;
+            this.backOffMillis = backOffMillis;
         }
 
         static Round of(Outcome o) {
-            return new Round(o, null);
+            return new Round(o, null, 0);
         }
 
         static Round retry(IOException cause) {
-            return new Round(null, cause);
+            return new Round(null, cause, 0);
+        }
+
+        /** The local proxy refused for overload ({@code cause}): wait its retry-after, then the same round again. */
+        static Round backOff(FetchException cause) {
+            return new Round(null, cause, Math.max(1, cause.retryAfterMillis()));
         }
     }
 
@@ -171,6 +196,9 @@ final class HostCopier<K, V> {
                 try {
                     open.put(map, fetcher.fetch(source, job, map.toString(), partition, secret));
                 } catch (IOException e) {
+                    if (overloaded(e)) {
+                        return Round.backOff((FetchException) e);
+                    }
                     if (mayRetry && restartable(e)) {
                         return Round.retry(e);
                     }
@@ -198,6 +226,9 @@ final class HostCopier<K, V> {
                 if (a.result == Result.RETRY) {
                     return Round.retry(a.failure);
                 }
+                if (a.result == Result.BACK_OFF) {
+                    return Round.backOff((FetchException) a.failure);
+                }
                 return Round.of(outcomeOf(a.result, host, source, a.failure));
             }
             return Round.of(Outcome.DONE);
@@ -217,6 +248,11 @@ final class HostCopier<K, V> {
         FailureKind kind = fetcher.classify(e);
         return kind == FailureKind.SOURCE_UNREACHABLE || (kind == FailureKind.READ_ERROR
                 && e instanceof FetchException && ((FetchException) e).code() == ErrorCode.PEER_LOST);
+    }
+
+    /** True for the local proxy's refusal at its connection cap (a {@link FetchException} with a retry-after). */
+    private boolean overloaded(IOException e) {
+        return fetcher.classify(e) == FailureKind.OVERLOADED && e instanceof FetchException;
     }
 
     private Outcome outcomeOf(Result r, MapHost host, String source, IOException failure)
@@ -277,6 +313,9 @@ final class HostCopier<K, V> {
         try {
             header = segment.awaitHeader(config.headerTimeoutMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
+            if (overloaded(e)) {
+                return new Attempt(Result.BACK_OFF, e);
+            }
             if (mayRetry && restartable(e)) {
                 return new Attempt(Result.RETRY, e);
             }
@@ -320,6 +359,9 @@ final class HostCopier<K, V> {
             }
             IOException io = e instanceof IOException ? (IOException) e
                     : new IOException("decompressing map " + map + " failed", e);
+            if (overloaded(io)) {
+                return new Attempt(Result.BACK_OFF, io);
+            }
             if (mayRetry && restartable(io)) {
                 return new Attempt(Result.RETRY, io);
             }
@@ -371,6 +413,7 @@ final class HostCopier<K, V> {
             case SOURCE_UNREACHABLE:
                 return Result.UNREACHABLE;
             case LOCAL_PROXY:
+            case OVERLOADED: // not a FetchException with its retry-after (overloaded() is false): no one's fault
                 return Result.LOCAL;
             default:
                 readError(host, source, map, e, "IO_ERROR");

@@ -36,6 +36,9 @@ final class RelaySegmentFetcher implements SegmentFetcher {
             return FailureKind.READ_ERROR;
         }
         FetchException f = (FetchException) failure;
+        if (f.code() == ErrorCode.OVERLOADED) {
+            return FailureKind.OVERLOADED;
+        }
         // The reducer's own connection failing means its node's proxy is gone: nobody else's fault. Only after
         // that may PEER_UNREACHABLE be read as "the source has no reachable proxy" (it then came from the relay).
         if (f.isConnectionFailure()) {

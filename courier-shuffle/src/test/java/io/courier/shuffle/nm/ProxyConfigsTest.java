@@ -41,6 +41,28 @@ class ProxyConfigsTest {
     }
 
     @Test
+    void theRelayIsCappedAtHadoopsShuffleConnectionCapUnlessCourierSaysOtherwise() {
+        assertEquals(0, ProxyConfigs.fromHadoop(conf()).relayMaxConnections(), "Hadoop's default: no cap");
+        Configuration h = conf();
+        h.set("mapreduce.shuffle.max.connections", "40");
+        assertEquals(40, ProxyConfigs.fromHadoop(h).relayMaxConnections());
+        assertEquals(1000, ProxyConfigs.fromHadoop(h).relayRetryAfterMillis(), "Hadoop's Retry-After");
+        h.set("courier.proxy.relay.max-connections", "25");
+        h.set("courier.proxy.relay.retry-after.ms", "500");
+        assertEquals(25, ProxyConfigs.fromHadoop(h).relayMaxConnections());
+        assertEquals(500, ProxyConfigs.fromHadoop(h).relayRetryAfterMillis());
+
+        Configuration bad = conf();
+        bad.set("mapreduce.shuffle.max.connections", "lots");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProxyConfigs.fromHadoop(bad));
+        assertTrue(e.getMessage().contains("mapreduce.shuffle.max.connections"), e.getMessage());
+        Configuration negative = conf();
+        negative.set("courier.proxy.relay.max-connections", "-1");
+        e = assertThrows(IllegalArgumentException.class, () -> ProxyConfigs.fromHadoop(negative));
+        assertTrue(e.getMessage().contains("courier.proxy.relay.max-connections"), e.getMessage());
+    }
+
+    @Test
     void smallBudgetsBelowTheDefaultWindowAreAcceptedInAnyOrder() {
         // A node budget below the default window is valid once the window is lowered too; whichever key
         // the configuration happens to list first must not matter.

@@ -84,6 +84,14 @@ class ConsumerFaultTest {
             if (fault == FaultySource.Fault.STALL || fault == FaultySource.Fault.NO_HEADER) {
                 ReduceHarness.waitUntil("the stalled stream cancelled at its source", () -> source.cancels.get() >= 1);
             }
+            // Hadoop's testCopyFromHostWithRetryUnreserve: a copy that fails after its reserve gives the
+            // reservation back (abort), and every reservation ends exactly once.
+            assertEquals(java.util.Collections.<String>emptyList(), c.gate.unreleased(), fault + ": reservations");
+            // Only STALL fails for certain after the reserve (its header arrives long before the read times out);
+            // a short or long segment may be refused before its header is taken, i.e. before any reserve.
+            if (fault == FaultySource.Fault.STALL) {
+                assertTrue(c.gate.aborted() >= 1, "STALL: the stalled copy's reservation was aborted");
+            }
         }
     }
 
@@ -125,6 +133,9 @@ class ConsumerFaultTest {
                 assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "a read stopped by close() blames no source");
                 assertTrue(h.status.fetchFailed.isEmpty(), "nothing reported to the ApplicationMaster");
                 assertEquals(java.util.Collections.<String>emptyList(), mapOutputFiles(h), "the temporary map output was deleted");
+                assertEquals(java.util.Collections.<String>emptyList(), c.gate.unreleased(),
+                        "the stuck copy's reservation was given back");
+                assertEquals(1, c.gate.aborted());
                 ReduceHarness.waitUntil("the stuck stream cancelled at its source", () -> source.cancels.get() >= 1);
             }
         }

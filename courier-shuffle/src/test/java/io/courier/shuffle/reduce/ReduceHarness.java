@@ -67,9 +67,17 @@ final class ReduceHarness implements AutoCloseable {
     private final Map<Integer, byte[]> expectedByMap = new HashMap<>();
 
     ReduceHarness(File dir, int nodes, int numMaps) throws Exception {
+        this(dir, nodes, numMaps, proxyConfig());
+    }
+
+    /** The proxies' settings of the default harness. */
+    static ProxyConfig proxyConfig() {
+        return ProxyConfig.defaults().withStreamWindow(64 * 1024);
+    }
+
+    ReduceHarness(File dir, int nodes, int numMaps, ProxyConfig proxies) throws Exception {
         this.dir = dir;
-        this.cluster = new ProxyCluster(new File(dir, "nodes"), nodes, ProxyConfig.defaults()
-                .withStreamWindow(64 * 1024));
+        this.cluster = new ProxyCluster(new File(dir, "nodes"), nodes, proxies);
         cluster.secrets().put(JOB, SECRET);
         conf.setNumMapTasks(numMaps);
         conf.setNumReduceTasks(2);

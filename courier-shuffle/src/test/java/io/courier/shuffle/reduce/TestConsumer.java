@@ -38,6 +38,8 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
     final AtomicInteger connectAttempts = new AtomicInteger();
     final List<String> httpHosts = new CopyOnWriteArrayList<>();
     volatile Gate gate;
+    /** Fetch through the production relay client (a real task connection to node 0's proxy). */
+    volatile boolean viaRelay;
 
     TestConsumer(ReduceHarness h) {
         this.h = h;
@@ -52,6 +54,9 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
     protected SegmentFetcher connectLocalProxy(String host, int port, ReduceConfig config) throws IOException {
         if (connectAttempts.incrementAndGet() <= refuseConnects) {
             throw new IOException("refused (test) " + host + ":" + port);
+        }
+        if (viaRelay) {
+            return super.connectLocalProxy(host, port, config);
         }
         fetcher = new ProxySegmentFetcher(h.cluster.proxy(0));
         fetcher.localLosses.set(localLosses);
@@ -130,6 +135,25 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
         final CountDownLatch release = new CountDownLatch(1);
         /** When set, every reserve fails as Hadoop's does when no local dir has room. */
         volatile boolean diskFull;
+        /** Every output reserve handed out, in order, with what became of it. */
+        final List<Recorded> reserved = new CopyOnWriteArrayList<>();
+
+        /** Reservations that were neither committed nor aborted: memory or disk the merge manager never got back. */
+        List<String> unreleased() {
+            List<String> open = new java.util.ArrayList<>();
+            for (Recorded r : reserved) {
+                if (r.commits.get() + r.aborts.get() != 1) {
+                    open.add(r.getMapId() + " (" + r.getDescription() + "): " + r.commits + " commits, " + r.aborts
+                            + " aborts");
+                }
+            }
+            return open;
+        }
+
+        /** Reservations whose copy failed and were given back with {@code abort()}. */
+        long aborted() {
+            return reserved.stream().filter(r -> r.aborts.get() > 0).count();
+        }
 
         Gate(MergeManager<BytesWritable, BytesWritable> delegate) {
             this.delegate = delegate;
@@ -152,15 +176,57 @@ class TestConsumer extends CourierShuffleConsumer<BytesWritable, BytesWritable> 
                 return null;
             }
             MapOutput<BytesWritable, BytesWritable> out = delegate.reserve(mapId, size, fetcher);
-            if (out != null) {
-                descriptions.add(out.getDescription());
+            if (out == null) {
+                return null;
             }
-            return out;
+            descriptions.add(out.getDescription());
+            Recorded r = new Recorded(out);
+            reserved.add(r);
+            return r;
         }
 
         @Override
         public RawKeyValueIterator close() throws Throwable {
             return delegate.close();
+        }
+    }
+
+    /**
+     * A reserved map output that counts its {@code commit()} and {@code abort()} calls: exactly one of them must
+     * end every reservation, or the merge manager's memory (or a temporary file) is never given back (Hadoop's
+     * TestFetcher.testCopyFromHostWithRetryUnreserve).
+     */
+    static final class Recorded extends MapOutput<BytesWritable, BytesWritable> {
+        private final MapOutput<BytesWritable, BytesWritable> real;
+        final AtomicInteger commits = new AtomicInteger();
+        final AtomicInteger aborts = new AtomicInteger();
+
+        Recorded(MapOutput<BytesWritable, BytesWritable> real) {
+            super(real.getMapId(), real.getSize(), real.isPrimaryMapOutput());
+            this.real = real;
+        }
+
+        @Override
+        public void shuffle(MapHost host, java.io.InputStream input, long compressedLength, long decompressedLength,
+                ShuffleClientMetrics metrics, Reporter reporter) throws IOException {
+            real.shuffle(host, input, compressedLength, decompressedLength, metrics, reporter);
+        }
+
+        @Override
+        public void commit() throws IOException {
+            commits.incrementAndGet();
+            real.commit();
+        }
+
+        @Override
+        public void abort() {
+            aborts.incrementAndGet();
+            real.abort();
+        }
+
+        @Override
+        public String getDescription() {
+            return real.getDescription();
         }
     }
 

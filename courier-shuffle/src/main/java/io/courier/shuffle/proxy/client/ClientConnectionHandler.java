@@ -71,7 +71,7 @@ final class ClientConnectionHandler extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ProtocolException pe = ProtocolErrors.find(cause);
         if (pe != null && ctx.channel().isActive()) {
-            ctx.writeAndFlush(new ErrorFrame(0, pe.code(), pe.getMessage())).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(pe.toErrorFrame(0)).addListener(ChannelFutureListener.CLOSE);
         } else {
             ctx.close();
         }

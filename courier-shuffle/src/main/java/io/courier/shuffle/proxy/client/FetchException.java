@@ -13,15 +13,25 @@ public final class FetchException extends IOException {
 
     private final ErrorCode code;
     private final boolean connectionFailure;
+    private final int retryAfterMillis;
 
     public FetchException(ErrorCode code, String message) {
-        this(code, message, false);
+        this(code, message, false, 0);
     }
 
-    private FetchException(ErrorCode code, String message, boolean connectionFailure) {
+    private FetchException(ErrorCode code, String message, boolean connectionFailure, int retryAfterMillis) {
         super(code + ": " + message);
         this.code = code;
         this.connectionFailure = connectionFailure;
+        this.retryAfterMillis = retryAfterMillis;
+    }
+
+    /**
+     * The client's connection was refused because the proxy is at its connection cap ({@code OVERLOADED}): wait
+     * {@code retryAfterMillis}, then try again; no fault of anyone (Hadoop's 429).
+     */
+    public static FetchException overloaded(String message, int retryAfterMillis) {
+        return new FetchException(ErrorCode.OVERLOADED, message, true, retryAfterMillis);
     }
 
     /**
@@ -29,12 +39,17 @@ public final class FetchException extends IOException {
      * reported for the stream. For a task's relay client that means its node's proxy is gone, not the source.
      */
     public static FetchException ofConnection(ErrorCode code, String message) {
-        return new FetchException(code, message, true);
+        return new FetchException(code, message, true, 0);
     }
 
     /** True when the client's own connection failed (see {@link #ofConnection}). */
     public boolean isConnectionFailure() {
         return connectionFailure;
+    }
+
+    /** For {@link #overloaded}: how long to wait before trying again; else 0. */
+    public int retryAfterMillis() {
+        return retryAfterMillis;
     }
 
     public ErrorCode code() {

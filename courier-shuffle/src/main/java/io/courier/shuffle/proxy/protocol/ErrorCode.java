@@ -50,7 +50,14 @@ public enum ErrorCode {
      */
     PEER_UNREACHABLE(35, true),
     /** A task connection from a non-local address while {@code courier.proxy.relay.allow-remote} is false. */
-    RELAY_NOT_ALLOWED(36, false);
+    RELAY_NOT_ALLOWED(36, false),
+    /**
+     * The proxy already relays for as many tasks as {@code courier.proxy.relay.max-connections} allows (Hadoop's
+     * 429 for {@code mapreduce.shuffle.max.connections}): the task connection is closed, and the ERROR frame
+     * carries how long the task should wait before it connects again. Nobody is at fault: nothing is counted
+     * as a failure.
+     */
+    OVERLOADED(37, true);
 
     private final short code;
     private final boolean retryable;

@@ -1,12 +1,27 @@
 package io.courier.shuffle.proxy.protocol;
 
-/** Fails one stream ({@code streamId > 0}) or the connection ({@code streamId == 0}) with a code and a message. */
+/**
+ * Fails one stream ({@code streamId > 0}) or the connection ({@code streamId == 0}) with a code and a message.
+ * An {@link ErrorCode#OVERLOADED} error also says after how many milliseconds the refused party may try again
+ * (on the wire only for that code: docs/protocol.md).
+ */
 public final class ErrorFrame implements Frame {
     private final int streamId;
     private final ErrorCode code;
     private final String message;
+    private final int retryAfterMillis;
 
+    /** An error without a retry-after (any code but {@link ErrorCode#OVERLOADED}). */
     public ErrorFrame(int streamId, ErrorCode code, String message) {
+        this(streamId, code, message, 0);
+    }
+
+    /** @param retryAfterMillis at least 1 for {@link ErrorCode#OVERLOADED}, else 0 */
+    public ErrorFrame(int streamId, ErrorCode code, String message, int retryAfterMillis) {
+        if (code == ErrorCode.OVERLOADED ? retryAfterMillis < 1 : retryAfterMillis != 0) {
+            throw new IllegalArgumentException("retry-after must be >= 1 ms for OVERLOADED and 0 for other codes, got "
+                    + retryAfterMillis + " for " + code);
+        }
         if (streamId < 0) {
             throw new IllegalArgumentException("stream id must be >= 0, got " + streamId);
         }
@@ -16,6 +31,7 @@ public final class ErrorFrame implements Frame {
         this.streamId = streamId;
         this.code = code;
         this.message = message == null ? "" : message;
+        this.retryAfterMillis = retryAfterMillis;
     }
 
     @Override
@@ -36,13 +52,19 @@ public final class ErrorFrame implements Frame {
         return message;
     }
 
+    /** How long to wait before trying again (OVERLOADED only; 0 for every other code). */
+    public int retryAfterMillis() {
+        return retryAfterMillis;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof ErrorFrame)) {
             return false;
         }
         ErrorFrame f = (ErrorFrame) o;
-        return f.streamId == streamId && f.code == code && f.message.equals(message);
+        return f.streamId == streamId && f.code == code && f.message.equals(message)
+                && f.retryAfterMillis == retryAfterMillis;
     }
 
     @Override
@@ -52,6 +74,7 @@ public final class ErrorFrame implements Frame {
 
     @Override
     public String toString() {
-        return "ERROR(stream=" + streamId + ", " + code + ", " + message + ")";
+        return "ERROR(stream=" + streamId + ", " + code + ", " + message
+                + (code == ErrorCode.OVERLOADED ? ", retry after " + retryAfterMillis + " ms" : "") + ")";
     }
 }

@@ -137,6 +137,9 @@ public final class FrameBodies {
                 out.writeInt(e.streamId());
                 out.writeShort(e.code().code());
                 writeString(out, truncate(e.message()));
+                if (e.code() == ErrorCode.OVERLOADED) {
+                    out.writeInt(e.retryAfterMillis());
+                }
                 break;
             }
             default:
@@ -180,8 +183,13 @@ public final class FrameBodies {
                 return new CancelFrame(in.getInt());
             case CONNECTIONS:
                 return new ConnectionsFrame(in.getInt());
-            case ERROR:
-                return new ErrorFrame(in.getInt(), ErrorCode.ofCode(in.getShort()), readString(in, Wire.MAX_MESSAGE));
+            case ERROR: {
+                int stream = in.getInt();
+                ErrorCode code = ErrorCode.ofCode(in.getShort());
+                String message = readString(in, Wire.MAX_MESSAGE);
+                return code == ErrorCode.OVERLOADED ? new ErrorFrame(stream, code, message, in.getInt())
+                        : new ErrorFrame(stream, code, message);
+            }
             default:
                 throw new IllegalArgumentException("no body decoder for " + type);
         }

@@ -15,7 +15,9 @@ import java.io.IOException;
  * within milliseconds (see {@link TaskSocketConnection}). Owns that connection and its reader thread, both
  * stopped by {@link #close()}. Thread-safe: any number of fetcher threads may call {@link #fetch}
  * concurrently. If the connection to the local proxy is lost, its open streams fail with a retryable
- * {@code PEER_LOST} naming the local proxy, and the next fetch reconnects.
+ * {@code PEER_LOST} naming the local proxy, and the next fetch reconnects; if the proxy refused it for overload
+ * ({@code OVERLOADED}, at {@code courier.proxy.relay.max-connections}), they fail with that refusal and its
+ * retry-after, and fetches fail the same way, without connecting, until the retry-after has passed.
  */
 public final class LocalProxyClient implements Closeable {
     private final String localProxy;
@@ -68,7 +70,8 @@ public final class LocalProxyClient implements Closeable {
         } catch (IOException e) {
             RelayStream failed = new RelayStream(null, tally, sourceProxy, job, mapAttempt, partition, jobSecret,
                     null, config.streamWindow(), config.readTimeoutMillis());
-            failed.fail(FetchException.ofConnection(ErrorCode.PEER_LOST, e.getMessage()));
+            failed.fail(e instanceof FetchException ? (FetchException) e
+                    : FetchException.ofConnection(ErrorCode.PEER_LOST, e.getMessage()));
             return failed;
         }
         return c.fetch(sourceProxy, job, mapAttempt, partition, jobSecret);
@@ -88,12 +91,19 @@ public final class LocalProxyClient implements Closeable {
         return config;
     }
 
-    /** The open connection, or a new one if the last was lost. */
+    /**
+     * The open connection, or a new one if the last was lost. Not while the proxy's overload refusal of the last
+     * one holds: every fetcher thread reconnecting at once is exactly what the refusal asks us not to do.
+     */
     private synchronized TaskSocketConnection current() throws IOException {
         if (closed) {
             throw new IllegalStateException("relay client for " + localProxy + " is closed");
         }
         if (connection == null || connection.isLost()) {
+            FetchException refused = connection == null ? null : connection.pendingRefusal();
+            if (refused != null) {
+                throw refused;
+            }
             connection = TaskSocketConnection.open(self, localProxy, config, tally);
         }
         return connection;

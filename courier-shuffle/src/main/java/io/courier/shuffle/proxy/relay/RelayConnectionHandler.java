@@ -143,7 +143,7 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ProtocolException pe = ProtocolErrors.find(cause);
-        ErrorFrame err = pe != null ? new ErrorFrame(0, pe.code(), pe.getMessage())
+        ErrorFrame err = pe != null ? pe.toErrorFrame(0)
                 : new ErrorFrame(0, ErrorCode.IO_ERROR, String.valueOf(cause));
         if (ctx.channel().isActive()) {
             ctx.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);

@@ -11,21 +11,44 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relaying half of a proxy: accepts local task connections (after {@link RelayAccess}) and gives each a
- * {@link RelayConnectionHandler} that forwards its fetches over this node's shared {@link ProxyClient}
- * connections. Holds no secrets. Thread-safe; owned by {@code CourierProxy}.
+ * The relaying half of a proxy: accepts local task connections (after {@link RelayAccess}, and up to
+ * {@code courier.proxy.relay.max-connections} at once) and gives each a {@link RelayConnectionHandler} that
+ * forwards its fetches over this node's shared {@link ProxyClient} connections. Holds no secrets. Thread-safe
+ * ({@link #accept} runs on the event loop of the connection being accepted, so on several loops at once);
+ * owned by {@code CourierProxy}.
  */
 public final class RelayService implements TaskConnectionAcceptor {
+    /** {@code maxConnections} meaning "no cap" (Hadoop's {@code mapreduce.shuffle.max.connections} = 0). */
+    public static final int UNLIMITED = 0;
     private static final Logger LOG = LoggerFactory.getLogger(RelayService.class);
     private final String nodeId;
     private final ProxyClient client;
     private final RelayAccess access;
+    private final int maxConnections;
+    private final int retryAfterMillis;
     private final RelayStats stats = new RelayStats();
 
+    /** A relay without a cap on task connections. */
     public RelayService(String nodeId, ProxyClient client, RelayAccess access) {
+        this(nodeId, client, access, UNLIMITED, 1000);
+    }
+
+    /**
+     * @param maxConnections task connections open at once beyond which a new one is refused with OVERLOADED
+     *                       ({@link #UNLIMITED}: no cap)
+     * @param retryAfterMillis what such a refusal tells the task to wait before it connects again (&ge; 1)
+     */
+    public RelayService(String nodeId, ProxyClient client, RelayAccess access, int maxConnections,
+            int retryAfterMillis) {
+        if (maxConnections < 0 || retryAfterMillis < 1) {
+            throw new IllegalArgumentException("relay of " + nodeId + ": max connections must be >= 0 and retry-after"
+                    + " >= 1 ms, got " + maxConnections + " and " + retryAfterMillis);
+        }
         this.nodeId = nodeId;
         this.client = client;
         this.access = access;
+        this.maxConnections = maxConnections;
+        this.retryAfterMillis = retryAfterMillis;
     }
 
     @Override
@@ -37,8 +60,34 @@ public final class RelayService implements TaskConnectionAcceptor {
             throw new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " relays only for local tasks ("
                     + hello.nodeId() + " connected from " + channel.remoteAddress() + "; see courier.proxy.relay.allow-remote)");
         }
+        if (!admit()) {
+            long n = stats.overloadedConnections.incrementAndGet();
+            // One line per refusal would flood the NodeManager log exactly when it is busiest.
+            if (Long.bitCount(n) == 1) {
+                LOG.warn("refused relay connection of task {}: {} task connections are open, the cap ({}); tasks retry"
+                        + " after {} ms ({} refusals so far)", hello.nodeId(), maxConnections, maxConnections,
+                        retryAfterMillis, n);
+            }
+            throw new ProtocolException(ErrorCode.OVERLOADED, "proxy " + nodeId + " relays for at most "
+                    + maxConnections + " tasks at once (courier.proxy.relay.max-connections); retry after "
+                    + retryAfterMillis + " ms", retryAfterMillis);
+        }
+        channel.closeFuture().addListener(f -> stats.openTaskConnections.decrementAndGet());
         stats.taskConnections.incrementAndGet();
         return new RelayConnectionHandler(nodeId, hello.nodeId(), client, stats);
+    }
+
+    /** Takes one of the {@code maxConnections} slots, if one is free; it is given back when the channel closes. */
+    private boolean admit() {
+        while (true) {
+            int open = stats.openTaskConnections.get();
+            if (maxConnections != UNLIMITED && open >= maxConnections) {
+                return false;
+            }
+            if (stats.openTaskConnections.compareAndSet(open, open + 1)) {
+                return true;
+            }
+        }
     }
 
     public RelayStats stats() {

@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.relay;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -11,6 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RelayStats {
     final AtomicLong taskConnections = new AtomicLong();
     final AtomicLong refusedConnections = new AtomicLong();
+    final AtomicLong overloadedConnections = new AtomicLong();
+    final AtomicInteger openTaskConnections = new AtomicInteger();
     final AtomicLong streamsOpened = new AtomicLong();
     final AtomicLong streamsCompleted = new AtomicLong();
     final AtomicLong streamsFailed = new AtomicLong();
@@ -36,6 +39,16 @@ public final class RelayStats {
     /** Task connections refused (remote address while relaying is local-only). */
     public long refusedConnections() {
         return refusedConnections.get();
+    }
+
+    /** Task connections refused because the relay's cap was reached (answered OVERLOADED with a retry-after). */
+    public long overloadedConnections() {
+        return overloadedConnections.get();
+    }
+
+    /** Task connections open now. */
+    public int openTaskConnections() {
+        return openTaskConnections.get();
     }
 
     public long streamsOpened() {

@@ -64,6 +64,9 @@ final class TaskSocketConnection {
     private long reserved;
     private volatile int nextId = 1;
     private volatile String lostReason;
+    /** Set with {@link #lostReason} when the proxy refused this connection for overload; else null. */
+    private volatile FetchException refusal;
+    private volatile long refusedAtNanos;
 
     private TaskSocketConnection(String localProxy, RelayClientConfig config, RelayTally tally, Socket socket)
             throws IOException {
@@ -201,7 +204,7 @@ final class TaskSocketConnection {
             }
             lost("the local proxy closed the connection");
         } catch (ProtocolException e) {
-            sendQuietly(new ErrorFrame(0, e.code(), e.getMessage()));
+            sendQuietly(e.toErrorFrame(0));
             lost("protocol violation: " + e.getMessage());
         } catch (IOException e) {
             lost(e.toString());
@@ -275,6 +278,11 @@ final class TaskSocketConnection {
 
     private void onError(ErrorFrame e) {
         if (e.streamId() == 0) {
+            if (e.code() == ErrorCode.OVERLOADED) {
+                refusedAtNanos = System.nanoTime();
+                refusal = FetchException.overloaded("the local proxy " + localProxy + " refused this task's connection: "
+                        + e.message(), e.retryAfterMillis());
+            }
             lost("the local proxy reported " + e.code() + ": " + e.message());
             return;
         }
@@ -342,7 +350,27 @@ final class TaskSocketConnection {
         }
     }
 
+    /**
+     * While the proxy's overload refusal of this connection holds (its retry-after has not passed): that refusal,
+     * with the time still to wait as its retry-after. Else null.
+     */
+    FetchException pendingRefusal() {
+        FetchException r = refusal;
+        if (r == null) {
+            return null;
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(refusedAtNanos + TimeUnit.MILLISECONDS.toNanos(r.retryAfterMillis())
+                - System.nanoTime());
+        return left <= 0 ? null : FetchException.overloaded("the local proxy " + localProxy
+                + " refused this task's connection less than " + r.retryAfterMillis() + " ms ago (OVERLOADED)",
+                (int) Math.max(1, left));
+    }
+
     private FetchException lostFailure() {
+        FetchException r = refusal;
+        if (r != null) {
+            return r;
+        }
         return FetchException.ofConnection(ErrorCode.PEER_LOST, "connection to the local proxy " + localProxy
                 + " lost: " + lostReason);
     }

@@ -211,8 +211,10 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ProtocolException pe = ProtocolErrors.find(cause);
-        counters.protocolErrors.incrementAndGet();
-        ErrorFrame err = pe != null ? new ErrorFrame(0, pe.code(), pe.getMessage())
+        if (pe == null || pe.code() != ErrorCode.OVERLOADED) {
+            counters.protocolErrors.incrementAndGet(); // an overload refusal is no error: the relay counts it
+        }
+        ErrorFrame err = pe != null ? pe.toErrorFrame(0)
                 : new ErrorFrame(0, ErrorCode.IO_ERROR, String.valueOf(cause));
         if (ctx.channel().isActive()) {
             ctx.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);

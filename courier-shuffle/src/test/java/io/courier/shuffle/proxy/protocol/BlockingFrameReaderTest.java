@@ -58,7 +58,8 @@ class BlockingFrameReaderTest {
                 new EndFrame(7),
                 new CancelFrame(7),
                 new ConnectionsFrame(3),
-                new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac \u00e9"));
+                new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac \u00e9"),
+                new ErrorFrame(0, ErrorCode.OVERLOADED, "at the cap", 1000));
         byte[] payload = new byte[Wire.MAX_DATA];
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) (i * 31);

@@ -31,6 +31,7 @@ class FrameCodecTest {
                 new CreditFrame(7, 65536),
                 new EndFrame(7),
                 new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac"),
+                new ErrorFrame(0, ErrorCode.OVERLOADED, "at the cap", 1500),
                 new CancelFrame(7),
                 new ConnectionsFrame(3));
         List<Object> decoded = Frames.decode(Frames.encode(frames.toArray(new Frame[0])));
@@ -113,6 +114,34 @@ class FrameCodecTest {
         ByteBuf b = Unpooled.buffer().writeInt(2 + 8).writeByte(Wire.VERSION).writeByte(FrameType.END.code())
                 .writeInt(1).writeInt(99);
         assertEquals(ErrorCode.MALFORMED_FRAME, decodeError(b).code());
+    }
+
+    @Test
+    void anOverloadedErrorCarriesItsRetryAfterAndOnlyThatCodeDoes() {
+        byte[] overloaded = FrameBodies.encode(new ErrorFrame(0, ErrorCode.OVERLOADED, "busy", 1000));
+        byte[] plain = FrameBodies.encode(new ErrorFrame(0, ErrorCode.IO_ERROR, "busy"));
+        assertEquals(plain.length + 4, overloaded.length, "OVERLOADED adds an int32 retry-after, nothing else");
+        ErrorFrame back = (ErrorFrame) Frames.decode(Unpooled.wrappedBuffer(overloaded)).get(0);
+        assertEquals(1000, back.retryAfterMillis());
+        assertEquals(0, ((ErrorFrame) Frames.decode(Unpooled.wrappedBuffer(plain)).get(0)).retryAfterMillis());
+        assertThrows(IllegalArgumentException.class, () -> new ErrorFrame(0, ErrorCode.OVERLOADED, "no retry-after"));
+        assertThrows(IllegalArgumentException.class, () -> new ErrorFrame(0, ErrorCode.IO_ERROR, "x", 5));
+    }
+
+    @Test
+    void anOverloadedErrorWithoutOrWithANonPositiveRetryAfterIsMalformed() {
+        // The body of an IO_ERROR frame relabelled OVERLOADED: the retry-after is missing.
+        byte[] missing = FrameBodies.encode(new ErrorFrame(0, ErrorCode.IO_ERROR, "busy"));
+        ByteBuf b = Unpooled.wrappedBuffer(missing);
+        b.setShort(4 + Wire.PREAMBLE + 4, ErrorCode.OVERLOADED.code()); // length, preamble, stream id, code
+        assertEquals(ErrorCode.MALFORMED_FRAME, decodeError(b).code());
+
+        byte[] zero = FrameBodies.encode(new ErrorFrame(0, ErrorCode.OVERLOADED, "busy", 1));
+        ByteBuf z = Unpooled.wrappedBuffer(zero);
+        z.setInt(zero.length - 4, 0);
+        ProtocolException e = decodeError(z);
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+        assertTrue(e.getMessage().contains("retry-after"), e.getMessage());
     }
 
     @Test

@@ -137,6 +137,46 @@ class RelayHandshakeTest {
     }
 
     @Test
+    void aTaskBeyondTheConnectionCapIsToldToRetryLaterAndAClosedConnectionFreesItsSlot() {
+        EmbeddedChannel loop = new EmbeddedChannel();
+        RelayService relay = new RelayService("node-a:7000", new ProxyClient("node-a:7000", loop.eventLoop(),
+                64 * 1024, 1 << 20, 1 << 20, 1000, 1), new RelayAccess(false), 2, 750);
+        EmbeddedChannel first = connectionFrom(LOOPBACK, relay);
+        EmbeddedChannel second = connectionFrom(LOOPBACK, relay);
+        send(first, new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));
+        send(second, new HandshakeFrame("task-2", HandshakeFrame.Role.TASK));
+        assertEquals(2, relay.stats().openTaskConnections());
+
+        // Hadoop's testMaxConnections: the connection beyond the cap gets 429 with a Retry-After.
+        EmbeddedChannel third = connectionFrom(LOOPBACK, relay);
+        send(third, new HandshakeFrame("task-3", HandshakeFrame.Role.TASK));
+        List<Object> out = Frames.written(third);
+        assertEquals(1, out.size(), out.toString());
+        ErrorFrame e = (ErrorFrame) out.get(0);
+        assertEquals(0, e.streamId());
+        assertEquals(ErrorCode.OVERLOADED, e.code());
+        assertEquals(750, e.retryAfterMillis());
+        assertTrue(e.message().contains("courier.proxy.relay.max-connections"), e.message());
+        assertFalse(third.isActive(), "the refused connection is closed");
+        assertTrue(first.isActive() && second.isActive(), "the accepted ones are not affected");
+        assertEquals(1, relay.stats().overloadedConnections());
+        assertEquals(2, relay.stats().taskConnections());
+
+        first.close();
+        assertEquals(1, relay.stats().openTaskConnections(), "a closed task connection gives its slot back");
+        EmbeddedChannel fourth = connectionFrom(LOOPBACK, relay);
+        send(fourth, new HandshakeFrame("task-4", HandshakeFrame.Role.TASK));
+        assertEquals(new HandshakeFrame("node-a:7000"), Frames.written(fourth).get(0));
+        assertTrue(fourth.isActive());
+        assertEquals(2, relay.stats().openTaskConnections());
+        for (EmbeddedChannel ch : new EmbeddedChannel[] {first, second, third, fourth}) {
+            ch.finishAndReleaseAll();
+        }
+        assertEquals(0, relay.stats().openTaskConnections());
+        loop.finishAndReleaseAll();
+    }
+
+    @Test
     void aProxyWithoutRelayRefusesTaskConnections() {
         EmbeddedChannel ch = connectionFrom(LOOPBACK, null);
         send(ch, new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));

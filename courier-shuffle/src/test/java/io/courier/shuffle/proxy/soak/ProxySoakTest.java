@@ -75,20 +75,22 @@ class ProxySoakTest {
             long t0 = System.nanoTime();
             SoakWorkload w;
             int restarts;
+            int bindRetries;
             try (RestartableProxies p = new RestartableProxies(soakDir, NODES, config)) {
                 w = new SoakWorkload(p, soakDir, restartEvery, 42);
                 w.run(TimeUnit.SECONDS.toMillis(seconds));
                 restarts = p.restarts();
+                bindRetries = p.bindRetries();
             }
             long wall = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             ResourceSnapshot after = settle(before);
             List<String> leaked = leaks.collectLeaks();
             String summary = String.format(Locale.ROOT, "proxy soak: %d s (wall %.1f s), %d jobs created / %d"
                     + " removed, %d reduce tasks, %d segments (%.1f MiB) byte-identical, %d retries, %d proxy"
-                    + " restarts, %d stalls, %d cancels, %d dropped connections, %d late fetches for finished jobs"
+                    + " restarts (%d binds retried), %d stalls, %d cancels, %d dropped connections, %d late fetches for finished jobs"
                     + " rejected, max heap after GC during the run %.1f MiB%n  before: %s%n  after:  %s", seconds,
                     wall / 1000.0, w.jobsCreated.get(), w.jobsRemoved.get(), w.tasks.get(), w.segments.get(),
-                    w.bytes.get() / 1048576.0, w.retries.get(), restarts, w.stalls.get(), w.cancels.get(),
+                    w.bytes.get() / 1048576.0, w.retries.get(), restarts, bindRetries, w.stalls.get(), w.cancels.get(),
                     w.abandons.get(), w.finishedJobFetchesRejected.get(), w.maxHeapAfterGc.get() / 1048576.0,
                     before, after);
             System.out.println(summary);

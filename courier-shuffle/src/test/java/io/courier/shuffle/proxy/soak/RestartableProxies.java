@@ -22,6 +22,9 @@ final class RestartableProxies implements AutoCloseable {
     private final CourierProxy[] proxies;
     private final String[] ids;
     private int restarts;
+    private int bindRetries;
+    private static final int BIND_ATTEMPTS = 25;
+    private static final long BIND_RETRY_MILLIS = 200;
 
     RestartableProxies(File root, int nodes, ProxyConfig config) throws InterruptedException {
         this.config = config;
@@ -86,6 +89,11 @@ final class RestartableProxies implements AutoCloseable {
         return restarts;
     }
 
+    /** Restarts whose bind was refused for a moment and tried again (see {@link #restart}). */
+    synchronized int bindRetries() {
+        return bindRetries;
+    }
+
     /**
      * Closes proxy {@code i} (its connections fail) and starts a new one on the same port and map outputs. If the
      * new one cannot bind, proxy {@code i} stays down (closed) and this throws; a later call tries again.
@@ -96,15 +104,30 @@ final class RestartableProxies implements AutoCloseable {
             old = proxies[i];
         }
         old.close();
-        CourierProxy fresh = new CourierProxy(config.withPort(NodeAddress.parse(ids[i]).port()), secrets,
-                outputs.get(i).locator());
+        CourierProxy fresh;
         String id;
-        try {
-            id = fresh.start();
-        } catch (Exception e) {
-            // Netty rethrows a failed bind (a checked BindException) undeclared.
-            fresh.close();
-            throw new IllegalStateException("proxy " + i + " could not start again on " + ids[i] + ": " + e, e);
+        for (int attempt = 1; ; attempt++) {
+            fresh = new CourierProxy(config.withPort(NodeAddress.parse(ids[i]).port()), secrets,
+                    outputs.get(i).locator());
+            try {
+                id = fresh.start();
+                break;
+            } catch (Exception e) {
+                // Netty rethrows a failed bind (a checked BindException) undeclared. The old proxy's listening
+                // socket is closed (close() waits for it), yet Linux now and then refuses the port for a moment
+                // while connections of the old proxy on it are still closing; a restarting NodeManager meets the
+                // same and its supervisor starts it again. So: retry for a while, count it, and fail only if the
+                // port stays taken (a real leak of the old proxy's socket).
+                fresh.close();
+                if (!(e instanceof java.net.BindException) || attempt >= BIND_ATTEMPTS) {
+                    throw new IllegalStateException("proxy " + i + " could not start again on " + ids[i] + " ("
+                            + attempt + " attempts in " + attempt * BIND_RETRY_MILLIS / 1000.0 + " s): " + e, e);
+                }
+                synchronized (this) {
+                    bindRetries++;
+                }
+                Thread.sleep(BIND_RETRY_MILLIS);
+            }
         }
         if (!id.equals(ids[i])) {
             fresh.close();
