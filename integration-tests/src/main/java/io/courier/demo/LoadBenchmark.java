@@ -61,6 +61,11 @@ public final class LoadBenchmark implements Callable<Integer> {
     @Option(names = "--nm-memory-mb", description = "Memory per NodeManager (default: ${DEFAULT-VALUE}).")
     int nmMemory = 6144;
 
+    @Option(names = "--max-shuffle-connections", description = "Hadoop's mapreduce.shuffle.max.connections on every"
+            + " NodeManager: the stock ShuffleHandler answers 429 beyond it, Courier's proxy refuses task connections"
+            + " beyond it (OVERLOADED; reducers back off). Default: Hadoop's, 0 = no cap.")
+    int maxShuffleConnections;
+
     @Option(names = "--stock", description = "Also run the batch with the stock shuffle, after the Courier one.")
     boolean stock;
 
@@ -93,10 +98,11 @@ public final class LoadBenchmark implements Callable<Integer> {
             long ok = runs.stream().filter(JobRun::succeeded).count();
             return String.format(Locale.ROOT, "%-7s %d/%d jobs succeeded (history of %d), %d outputs differ; batch"
                     + " %.1f s; job median %.1f s (min %.1f, max %.1f); failed task attempts %d; PROXY_BYTES %,d,"
-                    + " HTTP_FALLBACK_BYTES %,d; proxy connections opened %d (max per node pair %d); load %s -> %s",
+                    + " HTTP_FALLBACK_BYTES %,d, OVERLOAD_BACKOFFS %,d; proxy connections opened %d (max per node"
+                    + " pair %d); load %s -> %s",
                     shuffle, ok, jobWalls.size(), runs.size(), mismatches, wallMillis / 1000.0, Medians.of(walls),
                     walls[0], walls[walls.length - 1], failedAttempts(), courier("PROXY_BYTES"),
-                    courier("HTTP_FALLBACK_BYTES"), proxies.connectionsOpened(), proxies.maxConnectionsPerPair(), loadBefore, loadAfter);
+                    courier("HTTP_FALLBACK_BYTES"), courier("OVERLOAD_BACKOFFS"), proxies.connectionsOpened(), proxies.maxConnectionsPerPair(), loadBefore, loadAfter);
         }
     }
 
@@ -116,9 +122,12 @@ public final class LoadBenchmark implements Callable<Integer> {
         nodeSettings.put("mapreduce.reduce.memory.mb", "256");
         nodeSettings.put("mapreduce.map.java.opts", "-Xmx180m");
         nodeSettings.put("mapreduce.reduce.java.opts", "-Xmx180m");
+        if (maxShuffleConnections > 0) {
+            nodeSettings.put("mapreduce.shuffle.max.connections", String.valueOf(maxShuffleConnections));
+        }
         out.printf(Locale.ROOT, "# %s: %d concurrent TeraSorts of %,d rows (%d maps, %d reducers each), %d"
-                + " NodeManagers of %d MB; logs %s; load %s%n", Instant.now(), jobs, rows, maps, reduces, nodes,
-                nmMemory, logFile, load());
+                + " NodeManagers of %d MB, mapreduce.shuffle.max.connections %d; logs %s; load %s%n", Instant.now(),
+                jobs, rows, maps, reduces, nodes, nmMemory, maxShuffleConnections, logFile, load());
         List<Batch> batches = new ArrayList<>();
         try (MiniCourierCluster cluster = MiniCourierCluster.start("load-bench", nodes, NodeShuffleService.COURIER,
                 workDir.resolve("cluster"), nodeSettings)) {
