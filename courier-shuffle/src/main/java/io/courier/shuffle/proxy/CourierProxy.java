@@ -100,7 +100,8 @@ public final class CourierProxy implements Closeable {
         address = new NodeAddress(config.host(), bound.getPort());
         scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize(), config.pacingBurst());
         client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
-                config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer());
+                config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer(),
+                config.receiveSocketBuffer());
         relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
                 config.relayMaxConnections(), config.relayRetryAfterMillis());
         return address.id();

@@ -17,6 +17,8 @@ public final class ProxyConfig {
     public static final String CONNECTION_MAX_IN_FLIGHT = "courier.proxy.connection.max-in-flight.bytes";
     public static final String NODE_MAX_IN_FLIGHT = "courier.proxy.node.max-in-flight.bytes";
     public static final String SEND_BUFFER = "courier.proxy.send.buffer.bytes";
+    /** SO_RCVBUF of the connections a proxy opens to fetch (0: the kernel's autotuning). */
+    public static final String RECEIVE_SOCKET_BUFFER = "courier.proxy.receive.socket-buffer.bytes";
     public static final String PACING_BURST = "courier.proxy.pacing.burst.bytes";
     public static final String TRANSFER_TO = "courier.proxy.transferTo.allowed";
     public static final String CONNECT_TIMEOUT = "courier.proxy.connect.timeout.ms";
@@ -39,6 +41,7 @@ public final class ProxyConfig {
     private final long connectionMaxInFlight;
     private final long nodeMaxInFlight;
     private final long sendBuffer;
+    private final int receiveSocketBuffer;
     private final long pacingBurst;
     private final boolean transferTo;
     private final int connectTimeoutMillis;
@@ -58,6 +61,8 @@ public final class ProxyConfig {
         check(v.nodeMaxInFlight >= v.connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
                 v.nodeMaxInFlight);
         check(v.sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", v.sendBuffer);
+        check(v.receiveSocketBuffer == 0 || v.receiveSocketBuffer >= 4096, RECEIVE_SOCKET_BUFFER,
+                "0 (kernel default) or >= 4096", v.receiveSocketBuffer);
         check(v.pacingBurst >= 1, PACING_BURST, ">= 1", v.pacingBurst);
         check(v.connectTimeoutMillis >= 1, CONNECT_TIMEOUT, ">= 1", v.connectTimeoutMillis);
         check(v.maxNum >= 1, MAX_NUM, ">= 1", v.maxNum);
@@ -73,6 +78,7 @@ public final class ProxyConfig {
         this.connectionMaxInFlight = v.connectionMaxInFlight;
         this.nodeMaxInFlight = v.nodeMaxInFlight;
         this.sendBuffer = v.sendBuffer;
+        this.receiveSocketBuffer = v.receiveSocketBuffer;
         this.pacingBurst = v.pacingBurst;
         this.transferTo = v.transferTo;
         this.connectTimeoutMillis = v.connectTimeoutMillis;
@@ -94,6 +100,7 @@ public final class ProxyConfig {
         long connectionMaxInFlight;
         long nodeMaxInFlight;
         long sendBuffer;
+        int receiveSocketBuffer;
         long pacingBurst;
         boolean transferTo;
         int connectTimeoutMillis;
@@ -115,6 +122,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = connectionMaxInFlight;
         v.nodeMaxInFlight = nodeMaxInFlight;
         v.sendBuffer = sendBuffer;
+        v.receiveSocketBuffer = receiveSocketBuffer;
         v.pacingBurst = pacingBurst;
         v.transferTo = transferTo;
         v.connectTimeoutMillis = connectTimeoutMillis;
@@ -172,6 +180,7 @@ public final class ProxyConfig {
                     case CONNECTION_MAX_IN_FLIGHT: c.connectionMaxInFlight = Long.parseLong(v); break;
                     case NODE_MAX_IN_FLIGHT: c.nodeMaxInFlight = Long.parseLong(v); break;
                     case SEND_BUFFER: c.sendBuffer = Long.parseLong(v); break;
+                    case RECEIVE_SOCKET_BUFFER: c.receiveSocketBuffer = Integer.parseInt(v); break;
                     case PACING_BURST: c.pacingBurst = Long.parseLong(v); break;
                     case TRANSFER_TO: c.transferTo = Boolean.parseBoolean(v); break;
                     case CONNECT_TIMEOUT: c.connectTimeoutMillis = Integer.parseInt(v); break;
@@ -237,6 +246,12 @@ public final class ProxyConfig {
     public ProxyConfig withSendBuffer(long x) {
         Values v = values();
         v.sendBuffer = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withReceiveSocketBuffer(int x) {
+        Values v = values();
+        v.receiveSocketBuffer = x;
         return new ProxyConfig(v);
     }
 
@@ -326,6 +341,16 @@ public final class ProxyConfig {
 
     public long sendBuffer() {
         return sendBuffer;
+    }
+
+    /**
+     * SO_RCVBUF of the proxy's fetching connections, 0 for the kernel's autotuning. A small buffer bounds the
+     * TCP window of each sender towards this node, so N senders converging on its switch port can have at most
+     * about N windows in flight there (a receiver-side incast bound, as in ICTCP), at the price of throughput on
+     * paths whose bandwidth-delay product is larger than the window.
+     */
+    public int receiveSocketBuffer() {
+        return receiveSocketBuffer;
     }
 
     /**

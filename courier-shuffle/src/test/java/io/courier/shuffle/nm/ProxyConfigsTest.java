@@ -63,6 +63,17 @@ class ProxyConfigsTest {
     }
 
     @Test
+    void theFetchingSocketsReceiveBufferIsTheKernelsUnlessSet() {
+        assertEquals(0, ProxyConfigs.fromHadoop(conf()).receiveSocketBuffer());
+        Configuration h = conf();
+        h.set("courier.proxy.receive.socket-buffer.bytes", "32768");
+        assertEquals(32768, ProxyConfigs.fromHadoop(h).receiveSocketBuffer());
+        h.set("courier.proxy.receive.socket-buffer.bytes", "100");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProxyConfigs.fromHadoop(h));
+        assertTrue(e.getMessage().contains("courier.proxy.receive.socket-buffer.bytes"), e.getMessage());
+    }
+
+    @Test
     void smallBudgetsBelowTheDefaultWindowAreAcceptedInAnyOrder() {
         // A node budget below the default window is valid once the window is lowered too; whichever key
         // the configuration happens to list first must not matter.

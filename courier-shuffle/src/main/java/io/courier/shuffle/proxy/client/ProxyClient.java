@@ -36,6 +36,7 @@ public final class ProxyClient {
     private final ClientCounters counters = new ClientCounters();
     private final FrameEncoder encoder = new FrameEncoder();
     private final int maxConnectionsPerPeer;
+    private final int receiveBufferBytes;
     private final Map<String, List<PeerConnection>> connections = new HashMap<>();
     private final Map<String, Integer> desired = new HashMap<>();
     private final Map<String, Integer> roundRobin = new HashMap<>();
@@ -46,6 +47,19 @@ public final class ProxyClient {
 
     public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
             int connectTimeoutMillis, int maxConnectionsPerPeer) {
+        this(self, group, window, connectionBudget, nodeBudget, connectTimeoutMillis, maxConnectionsPerPeer, 0);
+    }
+
+    /**
+     * @param receiveBufferBytes SO_RCVBUF of the connections this client opens (set before connecting, so it
+     *     bounds the TCP window every peer may have in flight towards this node); 0 leaves the kernel's autotuning
+     */
+    public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
+            int connectTimeoutMillis, int maxConnectionsPerPeer, int receiveBufferBytes) {
+        if (receiveBufferBytes < 0) {
+            throw new IllegalArgumentException("receive buffer must be >= 0 (0: kernel default), got "
+                    + receiveBufferBytes);
+        }
         if (window <= 0 || window > connectionBudget || connectionBudget > nodeBudget) {
             throw new IllegalArgumentException("need 0 < stream window (" + window + ") <= connection budget ("
                     + connectionBudget + ") <= node budget (" + nodeBudget + ")");
@@ -57,6 +71,7 @@ public final class ProxyClient {
         this.nodeBudget = new MemoryBudget(nodeBudget);
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.maxConnectionsPerPeer = maxConnectionsPerPeer;
+        this.receiveBufferBytes = receiveBufferBytes;
     }
 
     /** Starts fetching {@code partition} of {@code mapAttempt} of {@code job} from the proxy {@code peer}. */
@@ -168,13 +183,16 @@ public final class ProxyClient {
         holder[0] = conn;
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new FrameDecoder(), encoder, new ClientConnectionHandler(conn));
-                    }
-                });
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
+        if (receiveBufferBytes > 0) {
+            b.option(ChannelOption.SO_RCVBUF, receiveBufferBytes);
+        }
+        b.handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                ch.pipeline().addLast(new FrameDecoder(), encoder, new ClientConnectionHandler(conn));
+            }
+        });
         ChannelFuture f = b.connect(address.host(), address.port());
         f.addListener(done -> {
             if (!done.isSuccess()) {
