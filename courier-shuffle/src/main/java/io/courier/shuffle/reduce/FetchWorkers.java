@@ -90,6 +90,14 @@ final class FetchWorkers<K, V> {
                     merger.waitForResource();
                     host = scheduler.getHost();
                     metrics.threadBusy();
+                    if (stopped || Thread.currentThread().isInterrupted()) {
+                        // stop() has begun: getHost() does not check for it, and the host may be one a worker just
+                        // gave back because stop() interrupted its copy. Copying it now would start a new transfer
+                        // and temporary map output after stop(), whose interrupt Hadoop can lose (Shell.joinThread
+                        // swallows it while reserve() runs chmod): the worker then outlives stop() blocked in a read,
+                        // and its temporary file stays on disk. The finally block gives the host back.
+                        break;
+                    }
                     boolean viaHttp = copier == null || routes.isHttp(host.getHostName());
                     if (!viaHttp) {
                         viaHttp = copier.copy(host, id) == HostCopier.Outcome.USE_HTTP;
