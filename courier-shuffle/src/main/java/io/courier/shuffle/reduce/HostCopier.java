@@ -334,9 +334,21 @@ final class HostCopier<K, V> {
         try {
             output = reserve(map, header.rawLength(), fetcherId);
         } catch (IOException e) {
+            if (e instanceof InterruptedIOException || Thread.currentThread().isInterrupted()) {
+                // The task is closing and its interrupt hit the reserve (Hadoop sets the new temporary file's
+                // permissions with a chmod subprocess): no disk error, so nothing to report.
+                Thread.currentThread().interrupt();
+                throw new InterruptedException("interrupted reserving map " + map + " of " + job + ": " + e);
+            }
             // Like Hadoop's Fetcher: a local disk/memory error fails the reduce task.
             scheduler.reportLocalError(e);
             return new Attempt(Result.LOCAL, null);
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            // Interrupted during the reserve but not thrown (or the interrupt was swallowed inside Hadoop's Shell,
+            // in which case the workers' stop flag still ends the next round): give the reservation back now.
+            output.abort();
+            throw new InterruptedException("interrupted after reserving map " + map + " of " + job);
         }
         long start = System.currentTimeMillis();
         try {
