@@ -148,8 +148,8 @@ final class HostCopier<K, V> {
         long n = overloadBackOffs.incrementAndGet();
         reporter.incrCounter(CourierCounter.OVERLOAD_BACKOFFS, 1);
         if (Long.bitCount(n) == 1) { // every fetcher backs off each time: log the 1st, 2nd, 4th, ... only
-            LOG.warn("Courier: {} ({}); waiting {} ms before fetching from {} again, nothing counted as failed"
-                    + " ({} back-offs so far)", round.retryCause.getMessage(), localProxy, round.backOffMillis, host, n);
+            LOG.warn("Courier: {}; waiting {} ms before fetching from {} again, nothing counted as failed ({} back-offs"
+                    + " so far)", round.retryCause.getMessage(), round.backOffMillis, host, n);
         }
         Thread.sleep(round.backOffMillis);
     }

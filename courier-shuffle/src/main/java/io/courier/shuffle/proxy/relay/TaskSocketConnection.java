@@ -362,7 +362,7 @@ final class TaskSocketConnection {
         long left = TimeUnit.NANOSECONDS.toMillis(refusedAtNanos + TimeUnit.MILLISECONDS.toNanos(r.retryAfterMillis())
                 - System.nanoTime());
         return left <= 0 ? null : FetchException.overloaded("the local proxy " + localProxy
-                + " refused this task's connection less than " + r.retryAfterMillis() + " ms ago (OVERLOADED)",
+                + " refused this task's connection less than " + r.retryAfterMillis() + " ms ago",
                 (int) Math.max(1, left));
     }
 
