@@ -76,19 +76,25 @@ class RelayHandshakeTest {
         }
     }
 
+    /** Sends a TASK handshake on {@code ch}; asserts it is answered with one connection error {@code code} and closed. */
+    private static ErrorFrame refusedTask(EmbeddedChannel ch, String task, ErrorCode code) {
+        send(ch, new HandshakeFrame(task, HandshakeFrame.Role.TASK));
+        List<Object> out = Frames.written(ch);
+        assertEquals(1, out.size(), out.toString());
+        ErrorFrame e = (ErrorFrame) out.get(0);
+        assertEquals(0, e.streamId());
+        assertEquals(code, e.code());
+        assertFalse(ch.isActive(), "the refused connection is closed");
+        return e;
+    }
+
     @Test
     void aTaskFromARemoteAddressIsRefusedUnlessAllowed() {
         EmbeddedChannel loop = new EmbeddedChannel();
         RelayService relay = relay(loop, false);
         EmbeddedChannel ch = connectionFrom(REMOTE, relay);
-        send(ch, new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));
-        List<Object> out = Frames.written(ch);
-        assertEquals(1, out.size(), out.toString());
-        ErrorFrame e = (ErrorFrame) out.get(0);
-        assertEquals(0, e.streamId());
-        assertEquals(ErrorCode.RELAY_NOT_ALLOWED, e.code());
+        ErrorFrame e = refusedTask(ch, "task-1", ErrorCode.RELAY_NOT_ALLOWED);
         assertTrue(e.message().contains("courier.proxy.relay.allow-remote"), e.message());
-        assertFalse(ch.isActive(), "the connection is closed");
         assertEquals(1, relay.stats().refusedConnections());
         assertEquals(0, relay.stats().taskConnections());
         ch.finishAndReleaseAll();
@@ -149,15 +155,9 @@ class RelayHandshakeTest {
 
         // Hadoop's testMaxConnections: the connection beyond the cap gets 429 with a Retry-After.
         EmbeddedChannel third = connectionFrom(LOOPBACK, relay);
-        send(third, new HandshakeFrame("task-3", HandshakeFrame.Role.TASK));
-        List<Object> out = Frames.written(third);
-        assertEquals(1, out.size(), out.toString());
-        ErrorFrame e = (ErrorFrame) out.get(0);
-        assertEquals(0, e.streamId());
-        assertEquals(ErrorCode.OVERLOADED, e.code());
+        ErrorFrame e = refusedTask(third, "task-3", ErrorCode.OVERLOADED);
         assertEquals(750, e.retryAfterMillis());
         assertTrue(e.message().contains("courier.proxy.relay.max-connections"), e.message());
-        assertFalse(third.isActive(), "the refused connection is closed");
         assertTrue(first.isActive() && second.isActive(), "the accepted ones are not affected");
         assertEquals(1, relay.stats().overloadedConnections());
         assertEquals(2, relay.stats().taskConnections());
