@@ -117,7 +117,8 @@ class CourierShuffleConsumerTest {
                 Future<RawKeyValueIterator> run = bg.result;
                 TaskAttemptID bad = TaskAttemptID.forName(ReduceHarness.mapAttempt(1, 0));
                 ReduceHarness.waitUntil("a fetch-failure report for map 1", () -> h.status.fetchFailed.contains(bad));
-                assertTrue(h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
+                // Hadoop's copyFailed reports to the AM first and counts FAILED_SHUFFLE last, in the same call.
+                ReduceHarness.waitUntil("the failed shuffle counted", () -> h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
                 assertTrue(h.counters.findCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, "IO_ERROR").getValue() >= 1);
                 assertFalse(run.isDone(), "the shuffle waits for a good copy of map 1");
                 // The map output is repaired (as a re-run would produce it); the penalized map is retried.

@@ -56,6 +56,7 @@ final class TaskSocketConnection {
     private final RelayTally tally;
     private final Socket socket;
     private final OutputStream out;
+    private final BlockingFrameReader frames;
     private final Thread reader;
     /** Admitted streams by id: written under this connection's lock, read by the reader thread. */
     private final Map<Integer, RelayStream> open = new ConcurrentHashMap<>();
@@ -64,7 +65,7 @@ final class TaskSocketConnection {
     private long reserved;
     private volatile int nextId = 1;
     private volatile String lostReason;
-    /** Set with {@link #lostReason} when the proxy refused this connection for overload; else null. */
+    /** Set with {@link #lostReason} when the proxy refused this connection for overload (at the handshake). */
     private volatile FetchException refusal;
     private volatile long refusedAtNanos;
 
@@ -77,8 +78,7 @@ final class TaskSocketConnection {
         this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
         // A small buffer for the frame headers: a 64 KiB payload read larger than it goes from the socket straight
         // into the payload's array instead of through the buffer.
-        final BlockingFrameReader frames = new BlockingFrameReader(
-                new BufferedInputStream(socket.getInputStream(), 16 * 1024));
+        this.frames = new BlockingFrameReader(new BufferedInputStream(socket.getInputStream(), 16 * 1024));
         this.reader = new Thread(() -> readLoop(frames), "courier-relay-reader-" + localProxy);
         this.reader.setDaemon(true);
     }
@@ -97,7 +97,9 @@ final class TaskSocketConnection {
             socket.connect(new InetSocketAddress(address.host(), address.port()), config.connectTimeoutMillis());
             TaskSocketConnection c = new TaskSocketConnection(localProxy, config, tally, socket);
             c.write(new HandshakeFrame(self, HandshakeFrame.Role.TASK));
-            c.reader.start();
+            if (c.awaitAdmission(self)) {
+                c.reader.start();
+            }
             return c;
         } catch (IOException e) {
             closeQuietly(socket);
@@ -106,6 +108,40 @@ final class TaskSocketConnection {
             ce.initCause(e);
             throw ce;
         }
+    }
+
+    /**
+     * Reads the proxy's answer to the handshake before any fetch is written: its HANDSHAKE (true: start reading),
+     * or its overload refusal (false: this connection is returned lost, carrying the refusal, so that fetches fail
+     * with it and the owner waits out the retry-after). Waiting here, one loopback round trip, is what makes the
+     * refusal reliable: a fetch written after the proxy closed the connection would fail with a broken pipe and
+     * read as a lost proxy instead. Runs on the opening thread, before the reader exists.
+     *
+     * @throws IOException if the proxy answers anything else, closes, or is silent for the connect timeout
+     */
+    private boolean awaitAdmission(String self) throws IOException {
+        Frame first;
+        try {
+            socket.setSoTimeout(config.connectTimeoutMillis());
+            first = frames.read();
+            socket.setSoTimeout(0);
+        } catch (ProtocolException e) {
+            throw new IOException("the local proxy " + localProxy + " answered task " + self + "'s handshake with a"
+                    + " malformed frame: " + e.getMessage(), e);
+        }
+        if (first instanceof HandshakeFrame) {
+            return true;
+        }
+        if (first instanceof ErrorFrame && ((ErrorFrame) first).code() == ErrorCode.OVERLOADED) {
+            ErrorFrame e = (ErrorFrame) first;
+            refusedAtNanos = System.nanoTime();
+            refusal = FetchException.overloaded("the local proxy " + localProxy + " refused this task's connection: "
+                    + e.message(), e.retryAfterMillis());
+            lost("the local proxy refused the connection (OVERLOADED): " + e.message());
+            return false;
+        }
+        throw new IOException("the local proxy " + localProxy + " answered task " + self + "'s handshake with "
+                + (first == null ? "end of stream" : first));
     }
 
     boolean isLost() {
@@ -278,11 +314,6 @@ final class TaskSocketConnection {
 
     private void onError(ErrorFrame e) {
         if (e.streamId() == 0) {
-            if (e.code() == ErrorCode.OVERLOADED) {
-                refusedAtNanos = System.nanoTime();
-                refusal = FetchException.overloaded("the local proxy " + localProxy + " refused this task's connection: "
-                        + e.message(), e.retryAfterMillis());
-            }
             lost("the local proxy reported " + e.code() + ": " + e.message());
             return;
         }
