@@ -196,9 +196,6 @@ final class HostCopier<K, V> {
                 try {
                     open.put(map, fetcher.fetch(source, job, map.toString(), partition, secret));
                 } catch (IOException e) {
-                    if (overloaded(e)) {
-                        return Round.backOff((FetchException) e);
-                    }
                     if (mayRetry && restartable(e)) {
                         return Round.retry(e);
                     }
@@ -313,6 +310,7 @@ final class HostCopier<K, V> {
         try {
             header = segment.awaitHeader(config.headerTimeoutMillis(), TimeUnit.MILLISECONDS);
         } catch (IOException e) {
+            // The local proxy refuses a task at the handshake, before any fetch: its refusal fails the segment here.
             if (overloaded(e)) {
                 return new Attempt(Result.BACK_OFF, e);
             }
@@ -371,9 +369,6 @@ final class HostCopier<K, V> {
             }
             IOException io = e instanceof IOException ? (IOException) e
                     : new IOException("decompressing map " + map + " failed", e);
-            if (overloaded(io)) {
-                return new Attempt(Result.BACK_OFF, io);
-            }
             if (mayRetry && restartable(io)) {
                 return new Attempt(Result.RETRY, io);
             }
@@ -425,7 +420,7 @@ final class HostCopier<K, V> {
             case SOURCE_UNREACHABLE:
                 return Result.UNREACHABLE;
             case LOCAL_PROXY:
-            case OVERLOADED: // not a FetchException with its retry-after (overloaded() is false): no one's fault
+            case OVERLOADED: // where no refusal is expected (see copyOne): still no one's fault
                 return Result.LOCAL;
             default:
                 readError(host, source, map, e, "IO_ERROR");

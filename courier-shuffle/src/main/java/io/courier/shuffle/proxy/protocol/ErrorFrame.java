@@ -18,10 +18,7 @@ public final class ErrorFrame implements Frame {
 
     /** @param retryAfterMillis at least 1 for {@link ErrorCode#OVERLOADED}, else 0 */
     public ErrorFrame(int streamId, ErrorCode code, String message, int retryAfterMillis) {
-        if (code == ErrorCode.OVERLOADED ? retryAfterMillis < 1 : retryAfterMillis != 0) {
-            throw new IllegalArgumentException("retry-after must be >= 1 ms for OVERLOADED and 0 for other codes, got "
-                    + retryAfterMillis + " for " + code);
-        }
+        checkRetryAfter(code, retryAfterMillis);
         if (streamId < 0) {
             throw new IllegalArgumentException("stream id must be >= 0, got " + streamId);
         }
@@ -50,6 +47,18 @@ public final class ErrorFrame implements Frame {
 
     public String message() {
         return message;
+    }
+
+    /**
+     * The rule for a retry-after: at least 1 ms with {@link ErrorCode#OVERLOADED}, 0 with any other code.
+     *
+     * @throws IllegalArgumentException otherwise
+     */
+    static void checkRetryAfter(ErrorCode code, int retryAfterMillis) {
+        if (code == ErrorCode.OVERLOADED ? retryAfterMillis < 1 : retryAfterMillis != 0) {
+            throw new IllegalArgumentException("retry-after must be >= 1 ms for OVERLOADED and 0 for other codes, got "
+                    + retryAfterMillis + " for " + code);
+        }
     }
 
     /** How long to wait before trying again (OVERLOADED only; 0 for every other code). */

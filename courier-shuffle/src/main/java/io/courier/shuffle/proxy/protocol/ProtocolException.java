@@ -17,11 +17,8 @@ public final class ProtocolException extends Exception {
     /** @param retryAfterMillis at least 1 for {@link ErrorCode#OVERLOADED}, else 0 (see {@link ErrorFrame}) */
     public ProtocolException(ErrorCode code, String message, int retryAfterMillis) {
         super(code + ": " + message);
-        if (code == ErrorCode.OVERLOADED ? retryAfterMillis < 1 : retryAfterMillis != 0) {
-            // Checked here, not when the answer is built in an exception handler that could not report it.
-            throw new IllegalArgumentException("retry-after must be >= 1 ms for OVERLOADED and 0 for other codes,"
-                    + " got " + retryAfterMillis + " for " + code);
-        }
+        // Checked here, not when the answer is built in an exception handler that could not report it.
+        ErrorFrame.checkRetryAfter(code, retryAfterMillis);
         this.code = code;
         this.retryAfterMillis = retryAfterMillis;
     }

@@ -28,11 +28,6 @@ public final class RelayService implements TaskConnectionAcceptor {
     private final int retryAfterMillis;
     private final RelayStats stats = new RelayStats();
 
-    /** A relay without a cap on task connections. */
-    public RelayService(String nodeId, ProxyClient client, RelayAccess access) {
-        this(nodeId, client, access, UNLIMITED, 1000);
-    }
-
     /**
      * @param maxConnections task connections open at once beyond which a new one is refused with OVERLOADED
      *                       ({@link #UNLIMITED}: no cap)
@@ -64,8 +59,8 @@ public final class RelayService implements TaskConnectionAcceptor {
             long n = stats.overloadedConnections.incrementAndGet();
             // One line per refusal would flood the NodeManager log exactly when it is busiest.
             if (Long.bitCount(n) == 1) {
-                LOG.warn("refused relay connection of task {}: {} task connections are open, the cap ({}); tasks retry"
-                        + " after {} ms ({} refusals so far)", hello.nodeId(), maxConnections, maxConnections,
+                LOG.warn("refused relay connection of task {}: the cap of {} open task connections is reached;"
+                        + " tasks retry after {} ms ({} refusals so far)", hello.nodeId(), maxConnections,
                         retryAfterMillis, n);
             }
             throw new ProtocolException(ErrorCode.OVERLOADED, "proxy " + nodeId + " relays for at most "

@@ -67,7 +67,8 @@ final class TaskSocketConnection {
     private volatile String lostReason;
     /** Set with {@link #lostReason} when the proxy refused this connection for overload (at the handshake). */
     private volatile FetchException refusal;
-    private volatile long refusedAtNanos;
+    /** While the refusal holds: until this {@code System.nanoTime()}. */
+    private volatile long retryAtNanos;
 
     private TaskSocketConnection(String localProxy, RelayClientConfig config, RelayTally tally, Socket socket)
             throws IOException {
@@ -134,7 +135,7 @@ final class TaskSocketConnection {
         }
         if (first instanceof ErrorFrame && ((ErrorFrame) first).code() == ErrorCode.OVERLOADED) {
             ErrorFrame e = (ErrorFrame) first;
-            refusedAtNanos = System.nanoTime();
+            retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(e.retryAfterMillis());
             refusal = FetchException.overloaded("the local proxy " + localProxy + " refused this task's connection: "
                     + e.message(), e.retryAfterMillis());
             lost("the local proxy refused the connection (OVERLOADED): " + e.message());
@@ -390,18 +391,13 @@ final class TaskSocketConnection {
         if (r == null) {
             return null;
         }
-        long left = TimeUnit.NANOSECONDS.toMillis(refusedAtNanos + TimeUnit.MILLISECONDS.toNanos(r.retryAfterMillis())
-                - System.nanoTime());
+        long left = TimeUnit.NANOSECONDS.toMillis(retryAtNanos - System.nanoTime());
         return left <= 0 ? null : FetchException.overloaded("the local proxy " + localProxy
                 + " refused this task's connection less than " + r.retryAfterMillis() + " ms ago",
                 (int) Math.max(1, left));
     }
 
     private FetchException lostFailure() {
-        FetchException r = refusal;
-        if (r != null) {
-            return r;
-        }
         return FetchException.ofConnection(ErrorCode.PEER_LOST, "connection to the local proxy " + localProxy
                 + " lost: " + lostReason);
     }

@@ -131,7 +131,15 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         if (tasks == null) {
             throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "proxy " + nodeId + " does not relay for tasks");
         }
-        ChannelHandler relay = tasks.accept(ctx.channel(), hello);
+        ChannelHandler relay;
+        try {
+            relay = tasks.accept(ctx.channel(), hello);
+        } catch (ProtocolException refused) {
+            // The relay refused this task (not local, or at its connection cap) and counted it: an answer, not a
+            // protocol error of this connection.
+            ctx.writeAndFlush(refused.toErrorFrame(0)).addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         handedOver = true;
         ctx.writeAndFlush(new HandshakeFrame(nodeId));
         ctx.pipeline().replace(this, "relay", relay);
@@ -211,9 +219,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ProtocolException pe = ProtocolErrors.find(cause);
-        if (pe == null || pe.code() != ErrorCode.OVERLOADED) {
-            counters.protocolErrors.incrementAndGet(); // an overload refusal is no error: the relay counts it
-        }
+        counters.protocolErrors.incrementAndGet();
         ErrorFrame err = pe != null ? pe.toErrorFrame(0)
                 : new ErrorFrame(0, ErrorCode.IO_ERROR, String.valueOf(cause));
         if (ctx.channel().isActive()) {

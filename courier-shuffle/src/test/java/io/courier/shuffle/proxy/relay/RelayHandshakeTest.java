@@ -63,8 +63,13 @@ class RelayHandshakeTest {
     }
 
     private static RelayService relay(EmbeddedChannel loopOwner, boolean allowRemote) {
+        return relay(loopOwner, allowRemote, RelayService.UNLIMITED, 1000);
+    }
+
+    private static RelayService relay(EmbeddedChannel loopOwner, boolean allowRemote, int maxConnections,
+            int retryAfterMillis) {
         return new RelayService("node-a:7000", new ProxyClient("node-a:7000", loopOwner.eventLoop(), 64 * 1024,
-                1 << 20, 1 << 20, 1000, 1), new RelayAccess(allowRemote));
+                1 << 20, 1 << 20, 1000, 1), new RelayAccess(allowRemote), maxConnections, retryAfterMillis);
     }
 
     private static void send(EmbeddedChannel ch, Frame f) {
@@ -145,8 +150,7 @@ class RelayHandshakeTest {
     @Test
     void aTaskBeyondTheConnectionCapIsToldToRetryLaterAndAClosedConnectionFreesItsSlot() {
         EmbeddedChannel loop = new EmbeddedChannel();
-        RelayService relay = new RelayService("node-a:7000", new ProxyClient("node-a:7000", loop.eventLoop(),
-                64 * 1024, 1 << 20, 1 << 20, 1000, 1), new RelayAccess(false), 2, 750);
+        RelayService relay = relay(loop, false, 2, 750);
         EmbeddedChannel first = connectionFrom(LOOPBACK, relay);
         EmbeddedChannel second = connectionFrom(LOOPBACK, relay);
         send(first, new HandshakeFrame("task-1", HandshakeFrame.Role.TASK));
