@@ -26,6 +26,9 @@ final class BenchRunner {
     private static final Logger LOG = LoggerFactory.getLogger(BenchRunner.class);
     /** Foreign CPU (cores) before a run above which the run is "under load" (the research note's check). */
     static final double IDLE_OTHER_CORES = 0.1;
+    /** One-second idle windows tried before a run at most (the last one's reading decides validity). */
+    static final int IDLE_WINDOWS = 20;
+    private final IdleGate idleGate = new IdleGate(IDLE_OTHER_CORES, IDLE_WINDOWS);
     /** Efficiency the merged bulk case must reach, or the emulator itself was starved (research note §6). */
     static final double MIN_BULK_EFFICIENCY = 0.9;
     /** Payload share of a full 1514-byte frame (1448 bytes of TCP payload with timestamps). */
@@ -196,15 +199,19 @@ final class BenchRunner {
     private RunRecord run(Prepared p, List<Integer> ids, Mode mode, int repeat) throws Exception {
         Scenario s = p.scenario();
         int hosts = testbed.hosts();
-        // Idle check: foreign CPU over one second before the run (our agents idle, so all busy time is foreign
-        // or our driver's), and the load average. The agents' and the coordinator's CPU are ours, not foreign.
-        long agentTicks0 = Testbed.ticksOf(agentPids) + Testbed.ticksOf(coordinatorPids);
-        CpuTimes idle0 = Testbed.cpu();
-        Thread.sleep(1000);
-        CpuTimes idle1 = Testbed.cpu();
-        long agentTicks1 = Testbed.ticksOf(agentPids) + Testbed.ticksOf(coordinatorPids);
-        double otherBefore = Math.max(0, idle1.busyCoresSince(idle0, cpus)
-                - cpus * (double) (agentTicks1 - agentTicks0) / Math.max(1, idle1.total() - idle0.total()));
+        // Idle check: foreign CPU over one-second windows before the run (our agents idle, so all busy time is
+        // foreign or our driver's); waits up to IDLE_WINDOWS windows for one below the limit. The agents' and the
+        // coordinator's CPU are ours, not foreign.
+        IdleGate.Reading idle = idleGate.await(IdleGate.machineWindow(() -> {
+            List<Long> ours = new ArrayList<>(agentPids);
+            ours.addAll(coordinatorPids);
+            return ours;
+        }, cpus));
+        double otherBefore = idle.foreignCores;
+        if (idle.windows > 1) {
+            LOG.info("waited {} s for the host to go idle before {} {} #{} (last window: {} foreign cores)",
+                    idle.windows - 1, s.label(), mode.label(scheduler), repeat, fmt(otherBefore));
+        }
         double load = Testbed.loadavg1();
 
         TcQdiscStats sw0 = testbed.switchPorts();

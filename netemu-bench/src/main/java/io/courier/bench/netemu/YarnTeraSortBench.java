@@ -131,16 +131,15 @@ final class YarnTeraSortBench {
 
     private YarnRunRecord run(Mode mode, int repeat, int reduces) throws Exception {
         int hosts = testbed.hosts();
-        // Idle check: CPU over one second before the job of everything but our cluster's processes (daemons, and
-        // containers still exiting: every process in our host namespaces).
-        List<Long> ours = ourProcesses();
-        long ourTicks0 = Testbed.ticksOf(ours);
-        CpuTimes idle0 = Testbed.cpu();
-        Thread.sleep(1000);
-        CpuTimes idle1 = Testbed.cpu();
-        long ourTicks1 = Testbed.ticksOf(ours);
-        double otherBefore = Math.max(0, idle1.busyCoresSince(idle0, cpus)
-                - cpus * (double) (ourTicks1 - ourTicks0) / Math.max(1, idle1.total() - idle0.total()));
+        // Idle check: CPU over one-second windows before the job of everything but our cluster's processes
+        // (daemons, and containers still exiting: every process in our host namespaces), waiting for a quiet one.
+        IdleGate.Reading idle = new IdleGate(BenchRunner.IDLE_OTHER_CORES, BenchRunner.IDLE_WINDOWS)
+                .await(IdleGate.machineWindow(this::ourProcesses, cpus));
+        double otherBefore = idle.foreignCores;
+        if (idle.windows > 1) {
+            System.out.printf("yarn-terasort: waited %d s for the host to go idle before %s #%d (last window: %.2f "
+                    + "foreign cores)%n", idle.windows - 1, mode, repeat, otherBefore);
+        }
         double load = Testbed.loadavg1();
 
         Path out = new Path("/bench/tera-out-" + mode.name().toLowerCase() + "-" + (repeat < 0 ? "w" + -repeat
@@ -180,7 +179,7 @@ final class YarnTeraSortBench {
         long nicDrops = net.nicDrops();
 
         List<String> invalid = new ArrayList<>();
-        if (otherBefore >= 0.1) {
+        if (otherBefore >= BenchRunner.IDLE_OTHER_CORES) {
             invalid.add(String.format("under load: %.2f foreign cores before the run (loadavg %.2f)", otherBefore,
                     load));
         }
