@@ -17,7 +17,7 @@
 #
 # Environment: CP (class path: the netemu-bench jar and its runtime class path; bin/courier bench netemu-yarn
 # sets it), OUT (report directory), N (4 hosts), RATE (50mbit), QLIMIT_BYTES, CC, ... (netemu.sh's knobs),
-# PREFIX (cny-), SUBNET (10.202.0), STATE_DIR (/run/courier-netemu-yarn): its own, so that it can run next to the
+# PREFIX (cny-), SUBNET (10.205.0), MGMT_SUBNET (10.206.0), STATE_DIR (/run/courier-netemu-yarn): its own, so that it can run next to the
 # default netemu testbed (cne-*, 10.201.0). WORK (/var/tmp/courier-netemu-yarn): HDFS, NodeManager dirs, daemon
 # logs (copied to OUT by bench). NM_MEMORY_MB (1536: 3 containers of 512 MB per NodeManager), JAVA.
 # Needs root. docs/benchmarks.md "TeraSort on the emulated network".
@@ -27,7 +27,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export N=${N:-4}
 export RATE=${RATE:-50mbit}
 export PREFIX=${PREFIX:-cny-}
-export SUBNET=${SUBNET:-10.202.0}
+export SUBNET=${SUBNET:-10.205.0}
+# Its own management subnet too: netemu.sh's default (10.202.0) belongs to the data-plane testbed.
+export MGMT_SUBNET=${MGMT_SUBNET:-10.206.0}
 export STATE_DIR=${STATE_DIR:-/run/courier-netemu-yarn}
 WORK=${WORK:-/var/tmp/courier-netemu-yarn}
 NM_MEMORY_MB=${NM_MEMORY_MB:-1536}
