@@ -28,7 +28,8 @@ final class BenchRunner {
     static final double IDLE_OTHER_CORES = 0.1;
     /** One-second idle windows tried before a run at most (the last one's reading decides validity). */
     static final int IDLE_WINDOWS = 20;
-    private final IdleGate idleGate = new IdleGate(IDLE_OTHER_CORES, IDLE_WINDOWS);
+    /** The idle check before every run, of this driver and of {@link YarnTeraSortBench} (immutable). */
+    static final IdleGate IDLE_GATE = new IdleGate(IDLE_OTHER_CORES, IDLE_WINDOWS);
     /** Efficiency the merged bulk case must reach, or the emulator itself was starved (research note §6). */
     static final double MIN_BULK_EFFICIENCY = 0.9;
     /** Payload share of a full 1514-byte frame (1448 bytes of TCP payload with timestamps). */
@@ -42,6 +43,8 @@ final class BenchRunner {
     /** The coordinator's scheduler (mode labels); its process's PIDs (empty without one), CPU kept apart. */
     private final String scheduler;
     private final List<Long> coordinatorPids;
+    /** Agents and coordinator: the processes whose CPU the idle check does not count as foreign. */
+    private final List<Long> ownPids;
     private final int cpus = Runtime.getRuntime().availableProcessors();
     private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "netemu-coordinator");
@@ -59,6 +62,9 @@ final class BenchRunner {
         this.modes = List.copyOf(modes);
         this.scheduler = scheduler;
         this.coordinatorPids = List.copyOf(coordinatorPids);
+        List<Long> own = new ArrayList<>(agentPids);
+        own.addAll(coordinatorPids);
+        this.ownPids = List.copyOf(own);
     }
 
     static List<AgentClient> clients(Path socketDir, int hosts) {
@@ -202,11 +208,7 @@ final class BenchRunner {
         // Idle check: foreign CPU over one-second windows before the run (our agents idle, so all busy time is
         // foreign or our driver's); waits up to IDLE_WINDOWS windows for one below the limit. The agents' and the
         // coordinator's CPU are ours, not foreign.
-        IdleGate.Reading idle = idleGate.await(IdleGate.machineWindow(() -> {
-            List<Long> ours = new ArrayList<>(agentPids);
-            ours.addAll(coordinatorPids);
-            return ours;
-        }, cpus));
+        IdleGate.Reading idle = IDLE_GATE.await(IdleGate.machineWindow(() -> ownPids, cpus));
         double otherBefore = idle.foreignCores;
         if (idle.windows > 1) {
             LOG.info("waited {} s for the host to go idle before {} {} #{} (last window: {} foreign cores)",

@@ -133,8 +133,7 @@ final class YarnTeraSortBench {
         int hosts = testbed.hosts();
         // Idle check: CPU over one-second windows before the job of everything but our cluster's processes
         // (daemons, and containers still exiting: every process in our host namespaces), waiting for a quiet one.
-        IdleGate.Reading idle = new IdleGate(BenchRunner.IDLE_OTHER_CORES, BenchRunner.IDLE_WINDOWS)
-                .await(IdleGate.machineWindow(this::ourProcesses, cpus));
+        IdleGate.Reading idle = BenchRunner.IDLE_GATE.await(IdleGate.machineWindow(this::ourProcesses, cpus));
         double otherBefore = idle.foreignCores;
         if (idle.windows > 1) {
             System.out.printf("yarn-terasort: waited %d s for the host to go idle before %s #%d (last window: %.2f "
