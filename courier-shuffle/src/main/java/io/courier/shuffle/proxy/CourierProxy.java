@@ -26,13 +26,13 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.io.Closeable;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -42,10 +42,13 @@ import java.util.concurrent.TimeUnit;
  * Owns its event loops: {@link #start()} binds, {@link #close()} stops everything it started.
  */
 public final class CourierProxy implements Closeable {
+    /** Linux's errno for a port in use (the only system epoll runs on). */
+    private static final int EADDRINUSE = 98;
     private final ProxyConfig config;
     private final SecretLookup secrets;
     private final SegmentSource source;
     private final ServerCounters serverCounters = new ServerCounters();
+    private ProxyTransport transport;
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private ChannelGroup channels;
@@ -62,15 +65,16 @@ public final class CourierProxy implements Closeable {
     }
 
     /** Binds the server port and readies the client; returns this proxy's node id ({@code host:port}). */
-    public synchronized String start() throws InterruptedException {
+    public synchronized String start() throws InterruptedException, BindException {
         if (boss != null) {
             throw new IllegalStateException("proxy already started at " + address);
         }
-        boss = new NioEventLoopGroup(1, new DefaultThreadFactory("courier-proxy-accept", true));
-        workers = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("courier-proxy-io", true));
+        transport = config.transport();
+        boss = transport.newGroup(1, new DefaultThreadFactory("courier-proxy-accept", true));
+        workers = transport.newGroup(config.ioThreads(), new DefaultThreadFactory("courier-proxy-io", true));
         channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         FrameEncoder encoder = new FrameEncoder();
-        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(transport.serverChannel())
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // Let buffered (non zero-copy) blocks queue up to the send buffer, so that one gathering write
@@ -94,17 +98,31 @@ public final class CourierProxy implements Closeable {
             // java.net.BindException undeclared, and that one must stop the event loops too (found by the proxy
             // soak: each failed restart on a taken port left three selectors and an accept thread behind).
             close();
+            if (e instanceof Errors.NativeIoException && ((Errors.NativeIoException) e).expectedErr() == -EADDRINUSE) {
+                // Epoll reports a taken port as its own IOException; callers retry on a BindException, which is
+                // what NIO throws, so the two transports fail alike.
+                BindException taken = new BindException(e.getMessage() + " (" + config.bindHost() + ":"
+                        + config.port() + ")");
+                taken.initCause(e);
+                throw taken;
+            }
             throw e;
         }
         InetSocketAddress bound = (InetSocketAddress) serverChannel.localAddress();
         address = new NodeAddress(config.host(), bound.getPort());
         scheduler = new SendScheduler(address.id(), config.maxNum(), config.minSize(), config.pacingBurst());
-        client = new ProxyClient(address.id(), workers, config.streamWindow(), config.connectionMaxInFlight(),
+        client = new ProxyClient(address.id(), workers, transport, config.streamWindow(), config.connectionMaxInFlight(),
                 config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer(),
                 config.receiveSocketBuffer());
         relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
                 config.relayMaxConnections(), config.relayRetryAfterMillis());
         return address.id();
+    }
+
+    /** The transport the started proxy's event loops run on. */
+    public synchronized ProxyTransport transport() {
+        requireStarted();
+        return transport;
     }
 
     /** This proxy's node id, {@code host:port}. */

@@ -97,7 +97,7 @@ class CourierShuffleHandlerTest {
         return ShuffleHandler.serializeServiceData(token);
     }
 
-    private CourierProxy startClient() throws InterruptedException {
+    private CourierProxy startClient() throws InterruptedException, java.net.BindException {
         CourierProxy p = new CourierProxy(ProxyConfig.defaults(), new InMemorySecrets(),
                 new DirectoryMapOutputLocator(new File(tmp, "client-outputs")));
         p.start();

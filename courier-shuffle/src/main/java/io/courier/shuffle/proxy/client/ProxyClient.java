@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy.client;
 
 import io.courier.shuffle.proxy.NodeAddress;
+import io.courier.shuffle.proxy.ProxyTransport;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
@@ -12,7 +13,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +29,7 @@ import java.util.Map;
 public final class ProxyClient {
     private final String self;
     private final EventLoopGroup group;
+    private final ProxyTransport transport;
     private final int window;
     private final long connectionBudget;
     private final MemoryBudget nodeBudget;
@@ -47,15 +48,17 @@ public final class ProxyClient {
 
     public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
             int connectTimeoutMillis, int maxConnectionsPerPeer) {
-        this(self, group, window, connectionBudget, nodeBudget, connectTimeoutMillis, maxConnectionsPerPeer, 0);
+        this(self, group, ProxyTransport.NIO, window, connectionBudget, nodeBudget, connectTimeoutMillis,
+                maxConnectionsPerPeer, 0);
     }
 
     /**
+     * @param transport the transport of {@code group}'s event loops (their channels must be of the same kind)
      * @param receiveBufferBytes SO_RCVBUF of the connections this client opens (set before connecting, so it
      *     bounds the TCP window every peer may have in flight towards this node); 0 leaves the kernel's autotuning
      */
-    public ProxyClient(String self, EventLoopGroup group, int window, long connectionBudget, long nodeBudget,
-            int connectTimeoutMillis, int maxConnectionsPerPeer, int receiveBufferBytes) {
+    public ProxyClient(String self, EventLoopGroup group, ProxyTransport transport, int window, long connectionBudget,
+            long nodeBudget, int connectTimeoutMillis, int maxConnectionsPerPeer, int receiveBufferBytes) {
         if (receiveBufferBytes < 0) {
             throw new IllegalArgumentException("receive buffer must be >= 0 (0: kernel default), got "
                     + receiveBufferBytes);
@@ -66,6 +69,7 @@ public final class ProxyClient {
         }
         this.self = self;
         this.group = group;
+        this.transport = transport;
         this.window = window;
         this.connectionBudget = connectionBudget;
         this.nodeBudget = new MemoryBudget(nodeBudget);
@@ -181,7 +185,7 @@ public final class ProxyClient {
                 () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), self + "->" + peer + "#" + connectionsOpened,
                 () -> receivePlan);
         holder[0] = conn;
-        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.socketChannel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
         if (receiveBufferBytes > 0) {

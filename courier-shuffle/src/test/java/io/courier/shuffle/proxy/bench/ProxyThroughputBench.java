@@ -2,6 +2,7 @@ package io.courier.shuffle.proxy.bench;
 
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.ProxyConfig;
+import io.courier.shuffle.proxy.ProxyTransport;
 import io.courier.shuffle.proxy.auth.InMemorySecrets;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentConsumer;
@@ -19,10 +20,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 
 import java.io.DataOutputStream;
 import java.io.File;
@@ -76,11 +75,12 @@ public final class ProxyThroughputBench {
             System.out.printf("bench: %d streams x %d MiB = %.2f GB per round, %d rounds after %d warm-up rounds, "
                     + "%d cores%n", streams, segmentMiB, total / 1e9, rounds, warmups,
                     Runtime.getRuntime().availableProcessors());
-            // Variants: "plain", "callback" or "stream", the Courier ones optionally "@<setting>=<value>" (e.g.
-            // callback@transferTo.allowed=false), so that settings are compared against plain in one run.
+            // Variants: "plain", "callback" or "stream", optionally "@<setting>=<value>" (e.g.
+            // callback@transferTo.allowed=false, plain@transport=nio), so that settings are compared in one run.
+            // Each variant is compared with the plain variant listed last before it (else the first plain one).
             String[] variants = System.getProperty("bench.variants", "plain,callback,stream").split(",");
             int k = variants.length;
-            int plainAt = Arrays.asList(variants).indexOf("plain");
+            int[] baseOf = baselines(variants);
             double[][][] results = new double[k][rounds][];
             // Warm-up rounds let the JIT compile the hot paths: C2 time would otherwise dominate CPU-s/GB.
             for (int w = 0; w < warmups; w++) {
@@ -100,6 +100,7 @@ public final class ProxyThroughputBench {
                             + "JIT %.0f%%)",
                             variants[v], results[v][r][0], results[v][r][1], results[v][r][5], results[v][r][2],
                             results[v][r][4]));
+                    int plainAt = baseOf[v];
                     if (plainAt >= 0 && v != plainAt) {
                         line.append(String.format(" %.1f %%", 100 * results[v][r][0] / results[plainAt][r][0]));
                     }
@@ -111,6 +112,7 @@ public final class ProxyThroughputBench {
                 StringBuilder line = new StringBuilder(String.format("median %s: %.3f GB/s, %.3f CPU-s/GB (%.3f "
                         + "without "
                         + "JIT threads)", variants[v], m[0], m[1], m[2]));
+                int plainAt = baseOf[v];
                 if (plainAt >= 0 && v != plainAt) {
                     double[] ratio = new double[rounds];
                     double[] cpuRatio = new double[rounds];
@@ -120,7 +122,7 @@ public final class ProxyThroughputBench {
                         cpuRatio[r] = results[v][r][1] / results[plainAt][r][1];
                         cpuNoJitRatio[r] = results[v][r][5] / results[plainAt][r][5];
                     }
-                    line.append(String.format("; per-round %% of plain GB/s: median %.1f (min %.1f, max %.1f); "
+                    line.append(String.format("; per-round %% of " + variants[plainAt] + " GB/s: median %.1f (min %.1f, max %.1f); "
                             + "CPU-s/GB vs plain: median x%.2f (x%.2f without JIT)", med(ratio), min(ratio),
                             max(ratio), med(cpuRatio), med(cpuNoJitRatio)));
                 }
@@ -129,6 +131,23 @@ public final class ProxyThroughputBench {
         } finally {
             deleteAll(root);
         }
+    }
+
+    /** For every variant, the index of the plain variant it is compared with; -1 when there is none. */
+    private static int[] baselines(String[] variants) {
+        int first = -1;
+        for (int v = 0; v < variants.length && first < 0; v++) {
+            first = variants[v].trim().startsWith("plain") ? v : -1;
+        }
+        int[] base = new int[variants.length];
+        int last = first;
+        for (int v = 0; v < variants.length; v++) {
+            if (variants[v].trim().startsWith("plain")) {
+                last = v;
+            }
+            base[v] = last;
+        }
+        return base;
     }
 
     private static double[] run(String variant, MapOutputFiles files, long[] offsets, int segmentMiB,
@@ -183,7 +202,14 @@ public final class ProxyThroughputBench {
         String mode = kindAndMode.length > 1 ? kindAndMode[1] : null;
         switch (kindAndMode[0]) {
             case "plain":
-                return runPlain(files.data(), offsets, (long) segmentMiB << 20);
+                // The proxies' transport setting (-Dcourier.proxy.transport, or plain@transport=nio|epoll), so
+                // that plain and Courier run on the same transport unless a variant says otherwise.
+                if (mode != null && mode.startsWith("sndbuf=")) {
+                    // plain@sndbuf=N: the plain sender's SO_SNDBUF (bytes in flight), on the proxies' transport.
+                    return runPlain(files.data(), offsets, (long) segmentMiB << 20, config(null).transport(),
+                            Integer.parseInt(mode.substring("sndbuf=".length())));
+                }
+                return runPlain(files.data(), offsets, (long) segmentMiB << 20, config(mode).transport(), 0);
             case "callback":
                 return runCourier(locator, streams, true, mode);
             case "stream":
@@ -362,11 +388,16 @@ public final class ProxyThroughputBench {
     }
 
     /** Plain Netty: the server writes every segment as a zero-copy DefaultFileRegion on one connection. */
-    private static double[] runPlain(File data, long[] offsets, long segmentBytes) throws Exception {
-        EventLoopGroup boss = new NioEventLoopGroup(1);
-        EventLoopGroup workers = new NioEventLoopGroup(2);
+    private static double[] runPlain(File data, long[] offsets, long segmentBytes, ProxyTransport transport,
+            int sendBuffer) throws Exception {
+        EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
+        EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
         try {
-            Channel server = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+            ServerBootstrap sb = new ServerBootstrap().group(boss, workers).channel(transport.serverChannel());
+            if (sendBuffer > 0) {
+                sb.childOption(io.netty.channel.ChannelOption.SO_SNDBUF, sendBuffer);
+            }
+            Channel server = sb
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -390,7 +421,7 @@ public final class ProxyThroughputBench {
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
-            new Bootstrap().group(workers).channel(NioSocketChannel.class)
+            new Bootstrap().group(workers).channel(transport.socketChannel())
                     .handler(new ChannelInboundHandlerAdapter() {
                         @Override
                         public void channelRead(ChannelHandlerContext ctx, Object msg) {

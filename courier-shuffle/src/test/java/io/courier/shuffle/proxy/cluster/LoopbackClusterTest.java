@@ -4,7 +4,10 @@ import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
+import io.netty.channel.epoll.Epoll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -21,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Four proxies on loopback, map outputs written by Hadoop's IFile.Writer/SpillRecord, three jobs with six
@@ -71,9 +75,16 @@ class LoopbackClusterTest {
         return files;
     }
 
-    @Test
-    void hundredsOfConcurrentStreamsArriveByteIdenticalOverOneConnectionPerNodePair() throws Exception {
-        try (ProxyCluster c = new ProxyCluster(dir, NODES, ProxyConfig.defaults())) {
+    /** On both transports: NIO runs everywhere, epoll (the default where it loads) on Linux. */
+    @ParameterizedTest(name = "transport {0}")
+    @ValueSource(strings = {"nio", "epoll"})
+    void hundredsOfConcurrentStreamsArriveByteIdenticalOverOneConnectionPerNodePair(String transport)
+            throws Exception {
+        assumeTrue(!transport.equals("epoll") || Epoll.isAvailable(),
+                () -> "the native epoll transport does not load here: " + Epoll.unavailabilityCause());
+        ProxyConfig cfg = ProxyConfig.defaults().withTransport(transport);
+        assertEquals(transport, cfg.transport().name().toLowerCase(java.util.Locale.ROOT));
+        try (ProxyCluster c = new ProxyCluster(dir, NODES, cfg)) {
             MapOutputFiles[][][] files = writeOutputs(c, 60, 400);
             List<Fetch> fetches = new ArrayList<>();
             // Reducer r of every job runs on node r % NODES and asks its local proxy for all maps of its job.

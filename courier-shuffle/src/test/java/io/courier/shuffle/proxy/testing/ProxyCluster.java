@@ -22,7 +22,7 @@ public final class ProxyCluster implements AutoCloseable {
     private final List<String> ids = new ArrayList<>();
     private final InMemorySecrets secrets = new InMemorySecrets();
 
-    public ProxyCluster(File root, int nodes, ProxyConfig config) throws InterruptedException {
+    public ProxyCluster(File root, int nodes, ProxyConfig config) throws InterruptedException, java.net.BindException {
         try {
             for (int i = 0; i < nodes; i++) {
                 HadoopMapOutputs out = new HadoopMapOutputs(new File(root, "node" + i));
@@ -31,7 +31,7 @@ public final class ProxyCluster implements AutoCloseable {
                 outputs.add(out);
                 ids.add(p.start());
             }
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | java.net.BindException | RuntimeException e) {
             close();
             throw e;
         }
