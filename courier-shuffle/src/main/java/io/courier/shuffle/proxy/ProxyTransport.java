@@ -17,9 +17,9 @@ import java.util.concurrent.ThreadFactory;
 /**
  * The socket transport of a proxy's event loops (setting {@code courier.proxy.transport}): Java NIO, or Linux's
  * native epoll. Epoll sends a zero-copy block with one {@code sendfile} call, where NIO's
- * {@code FileChannel.transferTo} adds an {@code fstat} per block, and it reads with fewer wake-ups; that is
- * measured in docs/benchmarks.md ("Proxy throughput"). The event-loop group and the channel classes must come
- * from the same transport, which is why they are chosen together here.
+ * {@code FileChannel.transferTo} adds an {@code fstat} per block; its effect on throughput is measured in
+ * docs/benchmarks.md ("Proxy throughput"). The event-loop group and the channel classes must come from the same
+ * transport, which is why they are chosen together here. Stateless: any thread may call it.
  */
 public enum ProxyTransport {
     NIO, EPOLL;
