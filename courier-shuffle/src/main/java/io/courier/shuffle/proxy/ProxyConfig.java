@@ -167,8 +167,8 @@ public final class ProxyConfig {
         v.maxConnectionsPerPeer = 4;
         v.relayMaxConnections = 0;
         v.relayRetryAfterMillis = 1000; // Hadoop's ShuffleHandler answers 429 with Retry-After: 1000
-        // NIO by default: epoll is faster per block (docs/benchmarks.md) but changes the timing of the tests that
-        // check schedules on loopback, and those have not been re-validated on it yet (docs/configuration.md).
+        // NIO by default: epoll is faster per block (docs/benchmarks.md), but only part of the tests has run on it
+        // so far, not the mini cluster or the emulated network (docs/configuration.md).
         v.transport = "nio";
         return new ProxyConfig(v);
     }

@@ -4,6 +4,9 @@ import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.FlowId;
 import io.courier.shuffle.proxy.ProxyConfig;
+import io.courier.shuffle.proxy.client.FetchException;
+import io.courier.shuffle.proxy.client.SegmentConsumer;
+import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.schedule.FlowBinding;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
@@ -14,12 +17,14 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -77,38 +82,115 @@ class SchedulingOnTheWireTest {
         return files;
     }
 
+    /**
+     * The high-order coflow asks first and is the larger one; the low-order one asks once the sender has admitted
+     * the high-order streams. Shared fairly (the sender without a decision) the small low-order segments would
+     * finish long before the large ones; under the order no low-order block may arrive before the last
+     * high-order one. The high-order segments fit in their windows, so they never wait for credit (with credit
+     * missing, work conservation rightly lets a lower order use the connection), and they are several times
+     * larger than what the socket buffers and the send queue can hold, so most of them is still to be scheduled
+     * when the low-order fetches arrive. Bytes are consumed on the fetching proxy's event loop and stamped there:
+     * the stamps are in the order the blocks left the sender, whatever the scheduling of reader threads.
+     */
     @Test
     void withAnOrderTheHigherOrderCoflowsBlocksGoFirst() throws Exception {
-        try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults())) {
-            List<MapOutputFiles> low = write(c, LOW, 3, 1500, 1500);
-            List<MapOutputFiles> high = write(c, HIGH, 3, 300, 1000);
+        ProxyConfig config = ProxyConfig.defaults().withStreamWindow(16 << 20).withConnectionMaxInFlight(128 << 20);
+        try (ProxyCluster c = new ProxyCluster(dir, 2, config)) {
+            List<MapOutputFiles> high = write(c, HIGH, 3, 5000, 1500);
+            List<MapOutputFiles> low = write(c, LOW, 3, 300, 1000);
             Map<FlowId, Integer> prio = new HashMap<>();
             prio.put(FlowId.of(1), 0);
             prio.put(FlowId.of(2), 1);
             c.proxy(1).scheduler().apply(Decision.ofOrder(Arrays.asList(CoflowId.of(1), CoflowId.of(2)), prio),
                     Arrays.asList(new FlowBinding(FlowId.of(1), HIGH, c.id(0)),
                             new FlowBinding(FlowId.of(2), LOW, c.id(0))));
-            // The low-order coflow asks first: without the order it would be served first.
-            List<Timed> lowStreams = fetchAll(c, LOW, low);
-            List<Timed> highStreams = fetchAll(c, HIGH, high);
-            long lowBytes = 0;
-            for (Timed t : lowStreams) {
-                lowBytes += t.expected.length;
+            List<byte[]> highExpected = expected(c, high);
+            List<byte[]> lowExpected = expected(c, low);
+            for (byte[] e : highExpected) {
+                assertTrue(e.length > 6 << 20 && e.length < config.streamWindow(), "high segment: " + e.length);
             }
-            // Each low segment is larger than what can be queued before the high fetches arrive
-            // (send buffer 1 MiB + one window), so it cannot finish ahead of them by a head start.
-            for (Timed t : lowStreams) {
-                assertTrue(t.expected.length > 2 << 20, "low segment too small: " + t.expected.length);
+            List<Arrival> highStreams = fetchOnTheLoop(c, HIGH, high, highExpected);
+            for (Arrival a : highStreams) {
+                a.header.get(30, TimeUnit.SECONDS);
             }
-            readAll(lowStreams, highStreams);
+            List<Arrival> lowStreams = fetchOnTheLoop(c, LOW, low, lowExpected);
             long lastHigh = 0;
-            for (Timed t : highStreams) {
-                lastHigh = Math.max(lastHigh, t.endNanos);
+            for (Arrival a : highStreams) {
+                lastHigh = Math.max(lastHigh, a.end());
             }
-            for (Timed t : lowStreams) {
-                assertTrue(t.endNanos > lastHigh, "a low-order stream finished before the high-order coflow");
+            for (Arrival a : lowStreams) {
+                a.end();
+                assertTrue(a.firstData > lastHigh, "a low-order block arrived before the high-order coflow's last");
             }
-            assertTrue(lowBytes > 0);
+        }
+    }
+
+    private static List<byte[]> expected(ProxyCluster c, List<MapOutputFiles> maps) throws Exception {
+        List<byte[]> out = new ArrayList<>();
+        for (MapOutputFiles f : maps) {
+            out.add(c.outputs(1).expectedSegment(f, 0));
+        }
+        return out;
+    }
+
+    private List<Arrival> fetchOnTheLoop(ProxyCluster c, String job, List<MapOutputFiles> maps,
+            List<byte[]> expected) {
+        List<Arrival> out = new ArrayList<>();
+        for (int m = 0; m < maps.size(); m++) {
+            Arrival a = new Arrival(expected.get(m));
+            c.proxy(0).fetch(c.id(1), job, map(job, m), 0, SECRET, a);
+            out.add(a);
+        }
+        return out;
+    }
+
+    /** A segment consumed on the fetching proxy's event loop: its header, and when its first and last data came. */
+    private static final class Arrival implements SegmentConsumer {
+        private final byte[] expected;
+        private final ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        private final CompletableFuture<Long> end = new CompletableFuture<>();
+        final CompletableFuture<SegmentHeader> header = new CompletableFuture<>();
+        /** When the first data arrived (0: none); written on the event loop, read after {@link #end}. */
+        volatile long firstData;
+
+        Arrival(byte[] expected) {
+            this.expected = expected;
+        }
+
+        @Override
+        public void onHeader(SegmentHeader h) {
+            header.complete(h);
+        }
+
+        @Override
+        public void onData(ByteBuffer data) {
+            if (firstData == 0) {
+                firstData = System.nanoTime();
+            }
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            sink.write(b, 0, b.length);
+        }
+
+        @Override
+        public void onComplete() {
+            long at = System.nanoTime();
+            if (Arrays.equals(expected, sink.toByteArray())) {
+                end.complete(at);
+            } else {
+                end.completeExceptionally(new AssertionError("segment bytes differ"));
+            }
+        }
+
+        @Override
+        public void onFailure(FetchException failure) {
+            header.completeExceptionally(failure);
+            end.completeExceptionally(failure);
+        }
+
+        /** When the last byte arrived. */
+        long end() throws Exception {
+            return end.get(60, TimeUnit.SECONDS);
         }
     }
 
