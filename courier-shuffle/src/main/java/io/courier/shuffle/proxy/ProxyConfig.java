@@ -3,7 +3,6 @@ package io.courier.shuffle.proxy;
 import io.courier.scheduler.planning.SelectAndSplit;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -74,8 +73,7 @@ public final class ProxyConfig {
         check(v.maxConnectionsPerPeer >= 1, MAX_CONNECTIONS_PER_PEER, ">= 1", v.maxConnectionsPerPeer);
         check(v.relayMaxConnections >= 0, RELAY_MAX_CONNECTIONS, ">= 0 (0: no cap)", v.relayMaxConnections);
         check(v.relayRetryAfterMillis >= 1, RELAY_RETRY_AFTER, ">= 1", v.relayRetryAfterMillis);
-        check("auto".equals(v.transport) || "nio".equals(v.transport) || "epoll".equals(v.transport), TRANSPORT,
-                "auto, nio or epoll", v.transport);
+        check(ProxyTransport.isSetting(v.transport), TRANSPORT, "auto, nio or epoll", v.transport);
         this.host = v.host;
         this.bindHost = v.bindHost;
         this.port = v.port;
@@ -202,7 +200,7 @@ public final class ProxyConfig {
                     case RELAY_ALLOW_REMOTE: c.relayAllowRemote = parseBoolean(RELAY_ALLOW_REMOTE, v); break;
                     case RELAY_MAX_CONNECTIONS: c.relayMaxConnections = Integer.parseInt(v); break;
                     case RELAY_RETRY_AFTER: c.relayRetryAfterMillis = Integer.parseInt(v); break;
-                    case TRANSPORT: c.transport = v.toLowerCase(Locale.ROOT); break;
+                    case TRANSPORT: c.transport = v; break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -319,7 +317,7 @@ public final class ProxyConfig {
     /** {@code auto}, {@code nio} or {@code epoll}; resolved when the proxy starts ({@link #transport()}). */
     public ProxyConfig withTransport(String x) {
         Values v = values();
-        v.transport = x == null ? null : x.trim().toLowerCase(Locale.ROOT);
+        v.transport = x;
         return new ProxyConfig(v);
     }
 
@@ -413,11 +411,6 @@ public final class ProxyConfig {
     }
 
     /** The retry-after a task refused for {@link #relayMaxConnections()} is given, in milliseconds. */
-    /** The setting as given: auto, nio or epoll. */
-    public String transportSetting() {
-        return transport;
-    }
-
     /**
      * The transport to run: for {@code auto} epoll where its native library loads, else NIO; for {@code epoll}
      * it fails with the reason when epoll does not load.

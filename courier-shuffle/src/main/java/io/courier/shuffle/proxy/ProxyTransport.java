@@ -24,10 +24,18 @@ import java.util.concurrent.ThreadFactory;
 public enum ProxyTransport {
     NIO, EPOLL;
 
+    /** Whether {@code setting} is a value {@link #parse} accepts (any case, surrounding blanks ignored). */
+    public static boolean isSetting(String setting) {
+        if (setting == null) {
+            return false;
+        }
+        String s = normalized(setting);
+        return s.equals("auto") || s.equals("nio") || s.equals("epoll");
+    }
+
     /** The setting's value: {@code auto} (epoll where it loads, else NIO), {@code nio} or {@code epoll}. */
     public static ProxyTransport parse(String setting) {
-        String s = setting.trim().toLowerCase(Locale.ROOT);
-        switch (s) {
+        switch (normalized(setting)) {
             case "auto":
                 return Epoll.isAvailable() ? EPOLL : NIO;
             case "nio":
@@ -43,6 +51,10 @@ public enum ProxyTransport {
                 throw new IllegalArgumentException("setting '" + ProxyConfig.TRANSPORT
                         + "' must be auto, nio or epoll, got " + setting);
         }
+    }
+
+    private static String normalized(String setting) {
+        return setting.trim().toLowerCase(Locale.ROOT);
     }
 
     /** A new group of {@code threads} event loops of this transport; the caller owns it and shuts it down. */
