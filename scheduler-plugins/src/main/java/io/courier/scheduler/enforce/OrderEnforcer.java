@@ -9,9 +9,7 @@ import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -53,7 +51,7 @@ public final class OrderEnforcer {
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
             for (int c : coflowsInOrder(state, decision)) {
-                GreedyTopUp.apply(state, state.flowsOf(c), residual, rate);
+                GreedyTopUp.applyToCoflow(state, c, residual, rate);
             }
         } else {
             // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
@@ -80,16 +78,17 @@ public final class OrderEnforcer {
     /** Coflow indices in decision order, then the active coflows the order does not mention. */
     static int[] coflowsInOrder(ClusterState state, Decision decision) {
         int[] out = new int[state.coflowCount()];
-        Set<Integer> seen = new HashSet<>();
+        boolean[] seen = new boolean[state.coflowCount()];
         int n = 0;
         for (CoflowId id : decision.coflowOrder()) {
             int c = state.indexOf(id);
-            if (c >= 0 && seen.add(c)) {
+            if (c >= 0 && !seen[c]) {
+                seen[c] = true;
                 out[n++] = c;
             }
         }
         for (int c = 0; c < state.coflowCount(); c++) {
-            if (!seen.contains(c)) {
+            if (!seen[c]) {
                 out[n++] = c;
             }
         }

@@ -36,6 +36,10 @@ public final class ClusterState {
     private final FlowColumns columns;
     // Room for the memo of a size-hiding view's flows, lent by a reusable ColumnarStateBuilder; null = fresh.
     private final Flow[] viewBuffer;
+    /** {@link #sentBy} of every coflow, computed on first use (the state never changes after it is built). */
+    private volatile double[] sentByCoflow;
+    /** Per-coflow port loads and ports, computed on first use; shared with this state's size-hiding views. */
+    private final CoflowAggregates aggregates;
 
     // Package-private: ClusterState.Builder and ColumnarStateBuilder validate what they pass.
     ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
@@ -43,14 +47,15 @@ public final class ClusterState {
             FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
             int[][] unfinishedOfCoflow, FlowColumns columns) {
         this(now, network, coflows, flows, linkEstimate, sizesVisible, coflowIndex, flowIndex, coflowOfFlow,
-                flowsOfCoflow, resources, unfinishedOfCoflow, columns, null);
+                flowsOfCoflow, resources, unfinishedOfCoflow, columns, null, new CoflowAggregates(coflows.size()));
     }
 
     ClusterState(double now, Network network, List<Coflow> coflows, List<Flow> flows,
             double[] linkEstimate, boolean sizesVisible, Map<CoflowId, Integer> coflowIndex,
             FlowIndex flowIndex, int[] coflowOfFlow, int[][] flowsOfCoflow, int[][] resources,
-            int[][] unfinishedOfCoflow, FlowColumns columns, Flow[] viewBuffer) {
+            int[][] unfinishedOfCoflow, FlowColumns columns, Flow[] viewBuffer, CoflowAggregates aggregates) {
         this.viewBuffer = viewBuffer;
+        this.aggregates = aggregates;
         this.now = now;
         this.network = network;
         this.coflows = coflows;
@@ -215,12 +220,74 @@ public final class ClusterState {
 
     /** Bytes sent by all flows of a coflow, finished ones included (attained service). */
     public double sentBy(int coflowIndex) {
-        double s = 0;
-        double[] sent = columns.sent;
-        for (int f : flowsOfCoflow[coflowIndex]) {
-            s += sent[f];
+        double[] memo = sentByCoflow;
+        if (memo == null) {
+            // LAS-style schedulers ask for every coflow, often several times per decision: one pass over the
+            // state's flows serves them all. Two threads may both compute it; they compute the same sums.
+            memo = new double[flowsOfCoflow.length];
+            double[] sent = columns.sent;
+            for (int c = 0; c < memo.length; c++) {
+                double s = 0;
+                for (int f : flowsOfCoflow[c]) {
+                    s += sent[f];
+                }
+                memo[c] = s;
+            }
+            sentByCoflow = memo;
         }
-        return s;
+        return memo[coflowIndex];
+    }
+
+    /**
+     * Remaining bytes of a coflow's unfinished flows on each host port: {@code [network().up(h)]} and
+     * {@code [network().down(h)]}, {@code 2 · hostCount} entries (extra links are not included), each flow's
+     * {@link #remaining} added to its up and its down port in flow order. Computed once per state and coflow; a
+     * revised state ({@link ColumnarStateBuilder#revise}) keeps the sums of coflows none of whose flows changed. Do
+     * not modify. Throws {@link HiddenInformationException} when sizes are hidden from this view or unknown.
+     */
+    public double[] remainingPortLoads(int coflowIndex) {
+        int[] open = unfinishedOfCoflow[coflowIndex];
+        if (!sizesVisible && open.length > 0) {
+            remaining(open[0]); // throws with the flow named
+        }
+        double[] load = aggregates.loads(coflowIndex);
+        if (load == null) {
+            load = new double[2 * network.hostCount()];
+            double[] rem = columns.remaining;
+            for (int f : open) {
+                double r = rem[f];
+                if (Double.isNaN(r)) {
+                    remaining(f); // an unknown size: throws with the flow named
+                }
+                load[network.up(columns.src[f])] += r;
+                load[network.down(columns.dst[f])] += r;
+            }
+            aggregates.loads(coflowIndex, load);
+        }
+        return load;
+    }
+
+    /**
+     * A coflow's unfinished flows grouped by source host (ascending flow index within a host). Computed once per
+     * state and coflow; a revised state keeps the groups of coflows none of whose flows finished.
+     */
+    public PortGroups unfinishedBySrc(int coflowIndex) {
+        PortGroups g = aggregates.bySrc(coflowIndex);
+        if (g == null) {
+            g = PortGroups.of(unfinishedOfCoflow[coflowIndex], columns.src, network.hostCount());
+            aggregates.bySrc(coflowIndex, g);
+        }
+        return g;
+    }
+
+    /** As {@link #unfinishedBySrc}, by destination host. */
+    public PortGroups unfinishedByDst(int coflowIndex) {
+        PortGroups g = aggregates.byDst(coflowIndex);
+        if (g == null) {
+            g = PortGroups.of(unfinishedOfCoflow[coflowIndex], columns.dst, network.hostCount());
+            aggregates.byDst(coflowIndex, g);
+        }
+        return g;
     }
 
     /**
@@ -241,7 +308,8 @@ public final class ClusterState {
                 ? new LazyFlowList(viewBuffer, flows.size(), i -> visible.get(i).withSizeHidden())
                 : new LazyFlowList(flows.size(), i -> visible.get(i).withSizeHidden());
         return new ClusterState(now, network, coflows, hidden, linkEstimate, false,
-                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow, columns);
+                coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow, columns, null,
+                aggregates);
     }
 
     @Override

@@ -29,6 +29,31 @@ import java.util.function.IntFunction;
  * ({@code CoflowScheduler.retainsStates()} is false).
  */
 public final class ColumnarStateBuilder {
+    /**
+     * What a revision of the state built last reuses: everything that depends only on which flows and coflows
+     * the state holds, not on their values.
+     */
+    private static final class Revisable {
+        final List<Coflow> coflows;
+        final Map<CoflowId, Integer> coflowIndex;
+        final int[][] byCoflow;
+        final int[][] unfinished;
+        final FlowIndex flowIndex;
+        final FlowColumns columns;
+        final CoflowAggregates aggregates;
+
+        Revisable(List<Coflow> coflows, Map<CoflowId, Integer> coflowIndex, int[][] byCoflow, int[][] unfinished,
+                FlowIndex flowIndex, FlowColumns columns, CoflowAggregates aggregates) {
+            this.coflows = coflows;
+            this.coflowIndex = coflowIndex;
+            this.byCoflow = byCoflow;
+            this.unfinished = unfinished;
+            this.flowIndex = flowIndex;
+            this.columns = columns;
+            this.aggregates = aggregates;
+        }
+    }
+
     private final Network network;
     private double now;
     private final List<Coflow> coflows;
@@ -52,6 +77,17 @@ public final class ColumnarStateBuilder {
     private Flow[] flowBuf;
     private Flow[] viewBuf;
     private int[][] pairTable;
+    // Reusable builders only: the structure of the state built last, which a revision keeps (see revise).
+    private Revisable last;
+    private boolean revising;
+    private int[] revised = new int[16];
+    private int revisedCount;
+    /** Coflows (by index) of which a revised flow changed its finished flag; their unfinished lists are redone. */
+    private boolean[] coflowRevised = new boolean[0];
+    /** Coflows (by index) of which a revised flow changed its sent bytes or finished flag (their loads are redone). */
+    private boolean[] coflowValuesRevised = new boolean[0];
+    /** Whether a revised flow went from finished back to unfinished (then the unfinished lists are rebuilt whole). */
+    private boolean unfinishing;
 
     /** @param expectedFlows room reserved up front (the arrays grow when it is exceeded) */
     public ColumnarStateBuilder(Network network, int expectedCoflows, int expectedFlows) {
@@ -97,6 +133,69 @@ public final class ColumnarStateBuilder {
         flows = 0;
         now = 0.0;
         built = false;
+        revising = false;
+        last = null;
+        return this;
+    }
+
+    /**
+     * Reopens the state this reusable builder built last for new values of some of its flows
+     * ({@link #reviseFlow}); {@link #build} then makes a state with the same coflows and flows at the same
+     * indices, reusing everything that depends only on which flows there are (coflow and flow indexes, resource
+     * lists, members) and redoing only what the revised values change. A driver whose flow set did not change
+     * since the last decision (no arrival, no departure) builds its next state in time proportional to the flows
+     * whose values changed, not to the state. The state built last must not be used from here on.
+     */
+    public ColumnarStateBuilder revise(double time) {
+        if (!reusable || last == null) {
+            throw new IllegalStateException("only a reusable builder that has built a state can revise it");
+        }
+        now(time);
+        built = false;
+        revising = true;
+        revisedCount = 0;
+        unfinishing = false;
+        if (coflowRevised.length < coflows.size()) {
+            coflowRevised = new boolean[coflows.size()];
+            coflowValuesRevised = new boolean[coflows.size()];
+        }
+        return this;
+    }
+
+    /**
+     * New values for the flow at {@code index} of the state being revised, checked as {@link #flow} checks them.
+     * A flow may be revised more than once; the last values hold.
+     */
+    public ColumnarStateBuilder reviseFlow(int index, double sentBytes, boolean done, double measured,
+            double lastDesired) {
+        if (!revising) {
+            throw new IllegalStateException("reviseFlow outside a revision (call revise first)");
+        }
+        if (index < 0 || index >= flows) {
+            throw new IllegalArgumentException("flow index " + index + " outside the state's " + flows + " flows");
+        }
+        long flowId = id[index];
+        if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(measured) && valid(lastDesired))) {
+            CoflowId c = coflows.get(coflowOfBuf[index]).id();
+            check(flowId, c, "sent", sentBytes, false);
+            check(flowId, c, "measured rate", measured, true);
+            check(flowId, c, "last desired rate", lastDesired, true);
+        }
+        if (finished[index] != done) {
+            coflowRevised[coflowOfBuf[index]] = true;
+            unfinishing |= !done;
+        }
+        if (finished[index] != done || Double.compare(sent[index], sentBytes) != 0) {
+            coflowValuesRevised[coflowOfBuf[index]] = true;
+        }
+        sent[index] = sentBytes;
+        finished[index] = done;
+        measuredRate[index] = measured;
+        lastDesiredRate[index] = lastDesired;
+        if (revisedCount == revised.length) {
+            revised = Arrays.copyOf(revised, 2 * revisedCount);
+        }
+        revised[revisedCount++] = index;
         return this;
     }
 
@@ -110,7 +209,7 @@ public final class ColumnarStateBuilder {
 
     /** The next coflow; it must come after the previous one in (arrival, id) order. */
     public ColumnarStateBuilder coflow(Coflow c) {
-        checkOpen();
+        checkAppendable();
         if (!coflows.isEmpty()) {
             Coflow prev = coflows.get(coflows.size() - 1);
             int cmp = Double.compare(prev.arrival(), c.arrival());
@@ -136,7 +235,7 @@ public final class ColumnarStateBuilder {
      */
     public ColumnarStateBuilder flow(long flowId, int from, int to, double bytes, double sentBytes, boolean done,
             double measured, double lastDesired) {
-        checkOpen();
+        checkAppendable();
         if (coflows.isEmpty()) {
             throw new IllegalArgumentException("flow-" + flowId + " added before any coflow");
         }
@@ -151,10 +250,10 @@ public final class ColumnarStateBuilder {
         }
         if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(bytes) && valid(measured)
                 && valid(lastDesired))) {
-            check(flowId, "size", bytes, true);
-            check(flowId, "sent", sentBytes, false);
-            check(flowId, "measured rate", measured, true);
-            check(flowId, "last desired rate", lastDesired, true);
+            check(flowId, lastCoflow(), "size", bytes, true);
+            check(flowId, lastCoflow(), "sent", sentBytes, false);
+            check(flowId, lastCoflow(), "measured rate", measured, true);
+            check(flowId, lastCoflow(), "last desired rate", lastDesired, true);
         }
         if (flows == id.length) {
             resize(Math.max(16, 2 * id.length));
@@ -180,7 +279,7 @@ public final class ColumnarStateBuilder {
      */
     public ColumnarStateBuilder flowRange(long firstId, int from, int count, int[] srcs, int[] dsts, double[] sizes,
             double[] sents, boolean[] dones, double[] measuredRates, double[] lastDesiredRates) {
-        checkOpen();
+        checkAppendable();
         if (count <= 0) {
             return this;
         }
@@ -229,6 +328,9 @@ public final class ColumnarStateBuilder {
     public ClusterState build() {
         checkOpen();
         built = true;
+        if (revising) {
+            return buildRevision();
+        }
         int nc = coflows.size();
         coflowStart[nc] = flows;
         List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
@@ -277,6 +379,60 @@ public final class ColumnarStateBuilder {
         for (int c = 0; c < nc; c++) {
             unfinished[c] = unfinished(byCoflow[c], fin);
         }
+        FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
+        CoflowAggregates aggregates = new CoflowAggregates(nc);
+        if (reusable) {
+            last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates);
+        }
+        return state(cs, cIndex, flowIndex, coflowOf, byCoflow, res, unfinished, columns, aggregates, false);
+    }
+
+    /** The state of a revision: the last state's structure with the revised flows' values. */
+    private ClusterState buildRevision() {
+        revising = false;
+        Revisable prev = last;
+        boolean anyFinishedChanged = false;
+        double[] remaining = prev.columns.remaining;
+        for (int k = 0; k < revisedCount; k++) {
+            int i = revised[k];
+            remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
+        }
+        int nc = coflows.size();
+        CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised);
+        Arrays.fill(coflowValuesRevised, 0, nc, false);
+        int[][] unfinished = prev.unfinished;
+        for (int c = 0; c < nc; c++) {
+            if (coflowRevised[c]) {
+                if (!anyFinishedChanged) {
+                    unfinished = unfinished.clone(); // the last state's lists stay as they were
+                    anyFinishedChanged = true;
+                }
+                // Flows only finishing (the usual revision): what is left of the last list, not the whole coflow.
+                unfinished[c] = unfinished(unfinishing ? prev.byCoflow[c] : prev.unfinished[c], finished);
+                coflowRevised[c] = false;
+            }
+        }
+        FlowColumns columns = prev.columns;
+        if (anyFinishedChanged) {
+            columns = unfinishing ? new FlowColumns(flows, finished, src, dst, sent, remaining, unfinishedBuf)
+                    : FlowColumns.finishing(prev.columns);
+        }
+        for (int k = 0; k < revisedCount; k++) {
+            flowBuf[revised[k]] = null; // the other flows' objects are still right: their values did not change
+        }
+        last = new Revisable(prev.coflows, prev.coflowIndex, prev.byCoflow, unfinished, prev.flowIndex, columns,
+                aggregates);
+        return state(prev.coflows, prev.coflowIndex, prev.flowIndex, coflowOfBuf, prev.byCoflow, resourceBuf,
+                unfinished, columns, aggregates, true);
+    }
+
+    /**
+     * @param keepMade whether the flow objects made for the last state stay (a revision, which cleared those of the
+     *                 revised flows) rather than being cleared
+     */
+    private ClusterState state(List<Coflow> cs, Map<CoflowId, Integer> cIndex, FlowIndex flowIndex, int[] coflowOf,
+            int[][] byCoflow, int[][] res, int[][] unfinished, FlowColumns columns, CoflowAggregates aggregates,
+            boolean keepMade) {
         final long[] ids = id;
         final double[] sz = size;
         final double[] mr = measuredRate;
@@ -296,13 +452,14 @@ public final class ColumnarStateBuilder {
             }
             return b.build();
         };
-        List<Flow> lazy = reusable ? new LazyFlowList(flowBuf, flows, maker) : new LazyFlowList(flows, maker);
+        List<Flow> lazy = !reusable ? new LazyFlowList(flows, maker)
+                : keepMade ? LazyFlowList.keeping(flowBuf, flows, maker) : new LazyFlowList(flowBuf, flows, maker);
         double[] linkEstimate = new double[network.linkCount()];
         for (int l = 0; l < linkEstimate.length; l++) {
             linkEstimate[l] = network.capacity(network.link(l));
         }
-        return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, FlowIndex.ofAscending(ids, flows),
-                coflowOf, byCoflow, res, unfinished, columns, reusable ? viewBuf : null);
+        return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, flowIndex,
+                coflowOf, byCoflow, res, unfinished, columns, reusable ? viewBuf : null, aggregates);
     }
 
     /** Makes the reusable builder's own buffers at least as long as its columns. */
@@ -356,15 +513,22 @@ public final class ColumnarStateBuilder {
         return v != v || v >= 0 && v < Double.POSITIVE_INFINITY;
     }
 
-    private void check(long flowId, String what, double v, boolean nanAllowed) {
+    private static void check(long flowId, CoflowId coflow, String what, double v, boolean nanAllowed) {
         if (Double.isNaN(v) ? !nanAllowed : !(v >= 0) || Double.isInfinite(v)) {
-            throw new IllegalArgumentException("flow-" + flowId + " (" + lastCoflow() + "): " + what
+            throw new IllegalArgumentException("flow-" + flowId + " (" + coflow + "): " + what
                     + " must be a finite number >= 0, got " + v);
         }
     }
 
     private CoflowId lastCoflow() {
         return coflows.get(coflows.size() - 1).id();
+    }
+
+    private void checkAppendable() {
+        checkOpen();
+        if (revising) {
+            throw new IllegalStateException("a revision changes flows' values only: no coflow or flow may be added");
+        }
     }
 
     private void checkOpen() {

@@ -18,9 +18,12 @@ public final class Decision {
     private final SchedulerType type;
     private final List<CoflowId> coflowOrder;
     // Either a map, or (rank priorities built from a state) an array indexed like origin's flows, -1 = none;
-    // the map is then built on first use, like the rates.
+    // the map is then built on first use, like the rates. The array too is built on first use (from origin, the
+    // order and rankLevels): the E1 enforcer never reads it, and at trace scale it spans 100 000+ flows per
+    // decision. Built the same by any thread, so a racy double build is harmless.
     private volatile Map<FlowId, Integer> priorities;
-    private final int[] priorityArray;
+    private volatile int[] priorityArray;
+    private final int rankLevels;
     // A rate-based decision holds either a map, or (built from a state) an array indexed like that state's
     // flows: at tens of thousands of flows per decision, boxing every rate into a map is what would cost.
     private final ClusterState origin;
@@ -37,16 +40,18 @@ public final class Decision {
         this.origin = null;
         this.rateArray = null;
         this.priorityArray = null;
+        this.rankLevels = 0;
     }
 
-    private Decision(ClusterState origin, List<CoflowId> coflowOrder, int[] priorityArray) {
+    private Decision(ClusterState origin, List<CoflowId> coflowOrder, int rankLevels) {
         this.type = SchedulerType.ORDER_BASED;
         this.rates = Collections.emptyMap();
         this.coflowOrder = coflowOrder;
         this.priorities = null;
         this.origin = origin;
         this.rateArray = null;
-        this.priorityArray = priorityArray;
+        this.priorityArray = null;
+        this.rankLevels = rankLevels;
     }
 
     private Decision(ClusterState origin, double[] rateArray) {
@@ -57,6 +62,7 @@ public final class Decision {
         this.origin = origin;
         this.rateArray = rateArray;
         this.priorityArray = null;
+        this.rankLevels = 0;
     }
 
     /** A rate-based decision from a rate array indexed like {@code state.flows()}; finished flows are left out. */
@@ -142,25 +148,32 @@ public final class Decision {
         if (levels < 1) {
             throw new IllegalArgumentException("priority levels must be >= 1, got " + levels);
         }
-        // An array rather than a map of boxed priorities: at trace scale this is built at every decision
-        // over 100 000+ flows, and the E1 enforcer does not even read it.
-        int[] prio = new int[state.flowCount()];
-        Arrays.fill(prio, -1);
         Set<CoflowId> seen = new HashSet<>();
-        for (int rank = 0; rank < order.size(); rank++) {
-            CoflowId id = order.get(rank);
+        for (CoflowId id : order) {
             if (!seen.add(id)) {
                 throw new IllegalArgumentException("coflow " + id + " appears twice in the order");
             }
-            int c = state.indexOf(id);
-            if (c < 0) {
+            if (state.indexOf(id) < 0) {
                 throw new IllegalArgumentException("order names " + id + ", which is not active");
             }
-            for (int f : state.unfinishedFlowsOf(c)) {
-                prio[f] = Math.min(rank, levels - 1);
-            }
         }
-        return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), prio);
+        return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), levels);
+    }
+
+    /** The rank priorities of a decision made by {@link #ofOrderWithRankPriorities}, built on first use. */
+    private int[] priorityArray() {
+        int[] prio = priorityArray;
+        if (prio == null) {
+            prio = new int[origin.flowCount()];
+            Arrays.fill(prio, -1);
+            for (int rank = 0; rank < coflowOrder.size(); rank++) {
+                for (int f : origin.unfinishedFlowsOf(origin.indexOf(coflowOrder.get(rank)))) {
+                    prio[f] = Math.min(rank, rankLevels - 1);
+                }
+            }
+            priorityArray = prio;
+        }
+        return prio;
     }
 
     private static double checkRate(FlowId id, double r) {
@@ -252,10 +265,11 @@ public final class Decision {
     public Map<FlowId, Integer> priorities() {
         Map<FlowId, Integer> m = priorities;
         if (m == null) {
-            Map<FlowId, Integer> built = new HashMap<>(priorityArray.length * 2);
-            for (int i = 0; i < priorityArray.length; i++) {
-                if (priorityArray[i] >= 0) {
-                    built.put(origin.flow(i).id(), priorityArray[i]);
+            int[] prio = priorityArray();
+            Map<FlowId, Integer> built = new HashMap<>(prio.length * 2);
+            for (int i = 0; i < prio.length; i++) {
+                if (prio[i] >= 0) {
+                    built.put(origin.flow(i).id(), prio[i]);
                 }
             }
             m = Collections.unmodifiableMap(built);
@@ -270,8 +284,8 @@ public final class Decision {
      */
     public int[] prioritiesIndexedLike(ClusterState state) {
         int[] out = new int[state.flowCount()];
-        if (priorityArray != null && origin.hasSameFlowsAs(state)) {
-            System.arraycopy(priorityArray, 0, out, 0, out.length);
+        if (type == SchedulerType.ORDER_BASED && origin != null && origin.hasSameFlowsAs(state)) {
+            System.arraycopy(priorityArray(), 0, out, 0, out.length);
             return out;
         }
         Map<FlowId, Integer> m = priorities();

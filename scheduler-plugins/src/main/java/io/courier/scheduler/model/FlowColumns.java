@@ -74,6 +74,56 @@ final class FlowColumns {
         }
     }
 
+    /**
+     * Columns of {@code n} flows whose remaining bytes are already computed ({@code remaining}, owned from here on),
+     * with the unfinished flows listed into {@code unfinishedBuffer} (at least {@code n} long): a revised state
+     * ({@link ColumnarStateBuilder#revise}) whose finished flags changed.
+     */
+    FlowColumns(int n, boolean[] finished, int[] src, int[] dst, double[] sent, double[] remaining,
+            int[] unfinishedBuffer) {
+        this.count = n;
+        this.finished = finished;
+        this.src = src;
+        this.dst = dst;
+        this.sent = sent;
+        this.remaining = remaining;
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (!finished[i]) {
+                unfinishedBuffer[k++] = i;
+            }
+        }
+        this.unfinished = unfinishedBuffer;
+        this.unfinishedCount = k;
+    }
+
+    /**
+     * The columns of {@code prev} after some of its flows finished and none unfinished (a revision): its unfinished
+     * list, filtered in place, since {@code prev} is not read any more.
+     */
+    static FlowColumns finishing(FlowColumns prev) {
+        return new FlowColumns(prev);
+    }
+
+    private FlowColumns(FlowColumns prev) {
+        this.count = prev.count;
+        this.finished = prev.finished;
+        this.src = prev.src;
+        this.dst = prev.dst;
+        this.sent = prev.sent;
+        this.remaining = prev.remaining;
+        int[] list = prev.unfinished;
+        int k = 0;
+        for (int j = 0; j < prev.unfinishedCount; j++) {
+            int i = list[j];
+            if (!finished[i]) {
+                list[k++] = i;
+            }
+        }
+        this.unfinished = list;
+        this.unfinishedCount = k;
+    }
+
     private static int[] unfinishedOf(boolean[] finished, int n) {
         int open = 0;
         for (int i = 0; i < n; i++) {

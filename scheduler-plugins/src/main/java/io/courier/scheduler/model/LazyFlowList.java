@@ -27,10 +27,24 @@ final class LazyFlowList extends AbstractList<Flow> implements RandomAccess {
 
     /** A list of {@code size} flows memoized in {@code buffer[0..size)}, which is cleared first. */
     LazyFlowList(Flow[] buffer, int size, IntFunction<Flow> maker) {
-        Arrays.fill(buffer, 0, size, null);
+        this(buffer, size, maker, true);
+    }
+
+    private LazyFlowList(Flow[] buffer, int size, IntFunction<Flow> maker, boolean clear) {
+        if (clear) {
+            Arrays.fill(buffer, 0, size, null);
+        }
         this.made = buffer;
         this.size = size;
         this.maker = maker;
+    }
+
+    /**
+     * A list of {@code size} flows memoized in {@code buffer[0..size)} as it is: the flows already there are what
+     * {@code maker} would make (a revised state whose builder cleared the entries of the flows it changed).
+     */
+    static LazyFlowList keeping(Flow[] buffer, int size, IntFunction<Flow> maker) {
+        return new LazyFlowList(buffer, size, maker, false);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Network;
+import io.courier.scheduler.model.PortGroups;
+import java.util.Arrays;
 
 /**
  * P4 of SCHEDULERS.md §0.5: in list order, every flow takes all that is left on its tightest resource.
@@ -10,9 +13,86 @@ public final class GreedyTopUp {
     private GreedyTopUp() {
     }
 
+    /**
+     * Tops up the unfinished flows of coflow {@code c} in order, exactly as {@link #apply} on
+     * {@code state.unfinishedFlowsOf(c)} does, but visits only the flows both of whose host ports have something
+     * left: residuals only shrink, so a flow with a spent port gets nothing at its turn anyway. Under an order most
+     * coflows wait behind others on the ports they need, and a long-running coflow may have tens of thousands of
+     * flows; the candidates are found through the coflow's flows grouped by the side (source or destination)
+     * whose open ports carry fewer of them.
+     */
+    public static void applyToCoflow(ClusterState state, int c, double[] residual, double[] rate) {
+        Network net = state.network();
+        double eps = net.rateEpsilon();
+        int hosts = net.hostCount();
+        PortGroups bySrc = state.unfinishedBySrc(c);
+        PortGroups byDst = state.unfinishedByDst(c);
+        int viaSrc = 0;
+        int viaDst = 0;
+        for (int h = 0; h < hosts; h++) {
+            if (residual[net.up(h)] > eps) {
+                viaSrc += bySrc.to(h) - bySrc.from(h);
+            }
+            if (residual[net.down(h)] > eps) {
+                viaDst += byDst.to(h) - byDst.from(h);
+            }
+        }
+        if (viaSrc == 0 || viaDst == 0) {
+            return;
+        }
+        int[] open = state.unfinishedFlowsOf(c);
+        int via = Math.min(viaSrc, viaDst);
+        if (via > open.length / 4) {
+            apply(state, open, residual, rate); // most flows are candidates: filtering and sorting would cost more
+            return;
+        }
+        boolean srcSide = viaSrc <= viaDst;
+        PortGroups groups = srcSide ? bySrc : byDst;
+        int[] candidates = new int[via];
+        int n = 0;
+        for (int h = 0; h < hosts; h++) {
+            if (residual[srcSide ? net.up(h) : net.down(h)] <= eps) {
+                continue;
+            }
+            for (int k = groups.from(h); k < groups.to(h); k++) {
+                int f = groups.flow(k);
+                int other = srcSide ? net.down(state.dst(f)) : net.up(state.src(f));
+                if (residual[other] > eps) {
+                    candidates[n++] = f;
+                }
+            }
+        }
+        if (n == 0) {
+            return;
+        }
+        candidates = Arrays.copyOf(candidates, n);
+        Arrays.sort(candidates); // the coflow's flow order, which decides who takes a shared port first
+        apply(state, candidates, residual, rate);
+    }
+
     /** Tops up {@code flows} in order; finished flows are skipped. */
     public static void apply(ClusterState state, int[] flows, double[] residual, double[] rate) {
-        double eps = state.network().rateEpsilon();
+        Network net = state.network();
+        double eps = net.rateEpsilon();
+        if (net.linkCount() == 0) {
+            // Every flow uses exactly its two host ports: read them from the state's columns rather than through
+            // each flow's resource array, a pointer per flow (the same values, in the same order).
+            for (int f : flows) {
+                if (state.finished(f)) {
+                    continue;
+                }
+                int up = net.up(state.src(f));
+                int down = net.down(state.dst(f));
+                double a = Math.min(residual[up], residual[down]);
+                if (a <= eps) {
+                    continue;
+                }
+                rate[f] += a;
+                residual[up] = Math.max(0.0, residual[up] - a);
+                residual[down] = Math.max(0.0, residual[down] - a);
+            }
+            return;
+        }
         for (int f : flows) {
             if (state.finished(f)) {
                 continue;

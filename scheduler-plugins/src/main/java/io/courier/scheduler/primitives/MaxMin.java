@@ -2,7 +2,6 @@ package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
 import java.util.Arrays;
-import java.util.PriorityQueue;
 
 /**
  * P1 of SCHEDULERS.md §0.5: exact max-min fair progressive filling (water-filling) of a set of flows
@@ -74,10 +73,10 @@ public final class MaxMin {
         int[] unfrozen = count;                   // reuse: number of active, unfrozen flows on p
         double[] x = new double[nFlows];
         boolean[] frozen = new boolean[nFlows];
-        PriorityQueue<double[]> events = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
+        LevelHeap events = new LevelHeap(nRes);
         for (int p = 0; p < nRes; p++) {
             if (unfrozen[p] > 0) {
-                events.add(new double[] {residual[p] / unfrozen[p], p});
+                events.add(residual[p] / unfrozen[p], p);
             }
         }
         Integer[] byDemand = null;
@@ -99,16 +98,15 @@ public final class MaxMin {
             double resLevel = Double.POSITIVE_INFINITY;
             int resP = -1;
             while (!events.isEmpty()) {
-                double[] top = events.peek();
-                int p = (int) top[1];
+                int p = events.peekResource();
                 if (unfrozen[p] == 0) {
                     events.poll();
                     continue;
                 }
                 double current = (residual[p] - frozenUse[p]) / unfrozen[p];
-                if (current != top[0]) {
+                if (current != events.peekLevel()) {
                     events.poll();
-                    events.add(new double[] {current, p});
+                    events.add(current, p);
                     continue;
                 }
                 resLevel = current;

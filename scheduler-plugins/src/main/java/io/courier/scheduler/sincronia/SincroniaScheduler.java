@@ -78,17 +78,13 @@ public final class SincroniaScheduler implements CoflowScheduler {
     @Override
     public Decision schedule(ClusterState state) {
         int n = state.coflowCount();
-        int hosts = state.network().hostCount();
-        // Loads on the 2m ports only (up ports first, then down ports: the BSSI bottleneck tie order).
-        double[][] load = new double[n][2 * hosts];
+        // Loads on the 2m ports only (up ports first, then down ports: the BSSI bottleneck tie order). The state
+        // keeps them per coflow (read-only here: BSSI does not write them), so only coflows that moved are summed.
+        double[][] load = new double[n][];
         double[] weight = new double[n];
         for (int c = 0; c < n; c++) {
             weight[c] = state.coflow(c).weight();
-            for (int f : state.unfinishedFlowsOf(c)) {
-                double rem = state.remaining(f);
-                load[c][state.network().up(state.src(f))] += rem;
-                load[c][state.network().down(state.dst(f))] += rem;
-            }
+            load[c] = state.remainingPortLoads(c);
         }
         int[] sigma = Bssi.order(load, weight);
         List<CoflowId> order = new ArrayList<>(n);

@@ -57,6 +57,14 @@ class ColumnarStateBuilderTest {
         }
     }
 
+    private static void assertSameGroup(PortGroups expected, PortGroups actual, int host) {
+        assertEquals(expected.from(host), actual.from(host));
+        assertEquals(expected.to(host), actual.to(host));
+        for (int k = expected.from(host); k < expected.to(host); k++) {
+            assertEquals(expected.flow(k), actual.flow(k));
+        }
+    }
+
     /** {@code a} reads exactly like {@code b} through every accessor, and so does its size-hiding view. */
     private static void assertSameState(ClusterState b, ClusterState a) {
         assertEquals(b.now(), a.now());
@@ -69,6 +77,11 @@ class ColumnarStateBuilderTest {
             assertArrayEquals(b.unfinishedFlowsOf(c), a.unfinishedFlowsOf(c));
             assertEquals(b.sentBy(c), a.sentBy(c));
             assertEquals(c, a.indexOf(b.coflow(c).id()));
+            assertArrayEquals(b.remainingPortLoads(c), a.remainingPortLoads(c), 0.0);
+            for (int h = 0; h < NET.hostCount(); h++) {
+                assertSameGroup(b.unfinishedBySrc(c), a.unfinishedBySrc(c), h);
+                assertSameGroup(b.unfinishedByDst(c), a.unfinishedByDst(c), h);
+            }
         }
         for (int i = 0; i < b.flowCount(); i++) {
             assertEquals(i, a.indexOf(b.flow(i).id()));
@@ -87,6 +100,12 @@ class ColumnarStateBuilderTest {
         ClusterState hiddenB = b.withSizesHidden();
         assertEquals(hiddenB.flows(), hiddenA.flows());
         assertTrue(hiddenA.hasSameFlowsAs(a));
+        for (int c = 0; c < a.coflowCount(); c++) {
+            if (a.unfinishedFlowsOf(c).length > 0) {
+                int coflow = c;
+                assertThrows(HiddenInformationException.class, () -> hiddenA.remainingPortLoads(coflow));
+            }
+        }
     }
 
     @Test
@@ -121,6 +140,79 @@ class ColumnarStateBuilderTest {
             assertThrows(IllegalStateException.class, reusable::build);
         }
         assertThrows(IllegalStateException.class, () -> new ColumnarStateBuilder(NET, 1, 1).begin());
+    }
+
+    /**
+     * A revision ({@link ColumnarStateBuilder#revise}) of the state built last, over several rounds (a revision of
+     * a revision), reads exactly like a state built whole from the new values: flows finishing and (for the API's
+     * sake) unfinishing, sent bytes and rates changing, some flows revised twice in a round, rounds that change no
+     * finished flag. A whole state can be begun again afterwards.
+     */
+    @Test
+    void revisionIsTheStateBuiltWholeWithTheNewValues() {
+        Random rnd = new Random(19);
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        ClusterState.Builder objects = ClusterState.builder(NET);
+        fill(rnd, 5, 60, 3, reusable.begin(), objects);
+        ClusterState first = objects.build();
+        ClusterState built = reusable.build();
+        assertSameState(first, built);
+        java.util.List<Flow> flows = new java.util.ArrayList<>(first.flows());
+        for (int round = 0; round < 7; round++) {
+            double now = 8.0 + round;
+            reusable.revise(now);
+            int changes = round == 4 ? 0 : 1 + rnd.nextInt(20);
+            for (int k = 0; k < changes; k++) {
+                int i = rnd.nextInt(flows.size());
+                Flow f = flows.get(i);
+                // Rounds that only finish flows (the simulator's case), that change values only, and that do both
+                // ways.
+                boolean done = round % 3 == 0 ? f.finished() || rnd.nextInt(3) == 0
+                        : round % 3 == 1 ? f.finished() : rnd.nextInt(3) == 0;
+                double sent = done ? f.size() : Math.min(f.size() - 1, f.sent() + rnd.nextInt(50));
+                double rate = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
+                reusable.reviseFlow(i, sent, done, rate, rate);
+                Flow.Builder b = Flow.builder(f.id(), f.coflow(), f.src(), f.dst()).size(f.size()).sent(sent)
+                        .finished(done);
+                if (!Double.isNaN(rate)) {
+                    b.measuredRate(rate).lastDesiredRate(rate);
+                }
+                flows.set(i, b.build());
+            }
+            ClusterState.Builder expected = ClusterState.builder(NET).now(now).coflows(first.coflows());
+            expected.flows(flows);
+            ClusterState revised = reusable.build();
+            assertSameState(expected.build(), revised);
+            assertTrue(revised.hasSameFlowsAs(built), "a revision keeps the flows at their indices");
+            assertThrows(IllegalStateException.class, reusable::build);
+        }
+        fill(rnd, 2, 3, 1000, reusable.begin(), ClusterState.builder(NET));
+        assertEquals(2, reusable.build().coflowCount());
+    }
+
+    /** A revision changes values only, of a state a reusable builder built; bad values name the flow. */
+    @Test
+    void revisionRejectsWhatItCannotDo() {
+        assertThrows(IllegalStateException.class, () -> ColumnarStateBuilder.reusable(NET).revise(1.0));
+        ColumnarStateBuilder oneShot = new ColumnarStateBuilder(NET, 1, 1);
+        oneShot.coflow(new Coflow(CoflowId.of(1), 0.0, 1.0)).flow(5, 0, 1, 10, 0, false, Double.NaN, Double.NaN);
+        oneShot.build();
+        assertThrows(IllegalStateException.class, () -> oneShot.revise(1.0));
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        assertThrows(IllegalStateException.class, () -> reusable.reviseFlow(0, 1, false, 1, 1));
+        reusable.begin().coflow(new Coflow(CoflowId.of(1), 0.0, 1.0))
+                .flow(5, 0, 1, 10, 0, false, Double.NaN, Double.NaN);
+        reusable.build();
+        reusable.revise(2.0);
+        assertThrows(IllegalStateException.class,
+                () -> reusable.coflow(new Coflow(CoflowId.of(2), 1.0, 1.0)));
+        assertThrows(IllegalStateException.class,
+                () -> reusable.flow(6, 0, 1, 10, 0, false, Double.NaN, Double.NaN));
+        rejects(() -> reusable.reviseFlow(1, 1, false, 1, 1), "flow index 1", "1 flows");
+        rejects(() -> reusable.reviseFlow(0, -1, false, 1, 1), "flow-5", "coflow-1", "sent");
+        rejects(() -> reusable.reviseFlow(0, 1, false, Double.POSITIVE_INFINITY, 1), "flow-5", "measured rate");
+        reusable.reviseFlow(0, 4, false, 2, 2);
+        assertEquals(6.0, reusable.build().remaining(0));
     }
 
     /** Whole coflows copied from arrays give the state that flow-by-flow calls give, and the same errors. */

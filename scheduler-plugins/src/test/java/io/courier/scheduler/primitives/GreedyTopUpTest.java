@@ -65,4 +65,59 @@ class GreedyTopUpTest {
         assertEquals(0.0, rate[h.flow("f3")], 0.0);
         assertEquals(1.0, residual[h.up("c")], 0.0);
     }
+
+    /**
+     * {@link GreedyTopUp#applyToCoflow} gives exactly (bit for bit) the rates and residuals of {@link GreedyTopUp#apply}
+     * over the coflow's unfinished flows, coflow after coflow, on random states whose ports are partly spent —
+     * through both of its paths (candidates found by source or by destination host, and the plain pass when most
+     * flows are candidates) — and on a network with an extra link, where the flows' own resources decide.
+     */
+    @Test
+    void applyToCoflowIsApplyOnTheUnfinishedFlows() {
+        java.util.Random rnd = new java.util.Random(3);
+        for (int trial = 0; trial < 300; trial++) {
+            int hosts = 2 + rnd.nextInt(12);
+            io.courier.scheduler.model.Network.Builder nb = io.courier.scheduler.model.Network.builder();
+            for (int h = 0; h < hosts; h++) {
+                nb.host("h" + h, 10.0, 10.0);
+            }
+            if (trial % 10 == 9) {
+                nb.link("L", 3.0);
+            }
+            io.courier.scheduler.model.Network net = nb.build();
+            ClusterState.Builder b = ClusterState.builder(net).now(1.0);
+            int coflows = 1 + rnd.nextInt(6);
+            long id = 1;
+            for (int c = 0; c < coflows; c++) {
+                io.courier.scheduler.model.CoflowId cid = io.courier.scheduler.model.CoflowId.of(c + 1);
+                b.coflow(new io.courier.scheduler.model.Coflow(cid, c, 1.0));
+                for (int k = 0, n = 1 + rnd.nextInt(60); k < n; k++) {
+                    io.courier.scheduler.model.Flow.Builder f = io.courier.scheduler.model.Flow.builder(
+                            io.courier.scheduler.model.FlowId.of(id++), cid, rnd.nextInt(hosts), rnd.nextInt(hosts))
+                            .size(100).sent(rnd.nextInt(100)).finished(rnd.nextInt(5) == 0);
+                    if (net.linkCount() > 0 && rnd.nextBoolean()) {
+                        f.path(0);
+                    }
+                    b.flow(f.build());
+                }
+            }
+            ClusterState s = b.build();
+            double[] residual = s.residualCapacities(false);
+            for (int p = 0; p < 2 * hosts; p++) {
+                int pick = rnd.nextInt(4);
+                residual[p] = pick == 0 ? 0.0 : pick == 1 ? 1e-10 : rnd.nextDouble() * 10;
+            }
+            double[] residualA = residual.clone();
+            double[] rateA = new double[s.flowCount()];
+            double[] rateB = new double[s.flowCount()];
+            for (int c = 0; c < s.coflowCount(); c++) {
+                GreedyTopUp.apply(s, s.unfinishedFlowsOf(c), residualA, rateA);
+                GreedyTopUp.applyToCoflow(s, c, residual, rateB);
+                assertEquals(java.util.Arrays.toString(residualA), java.util.Arrays.toString(residual),
+                        "trial " + trial + ", coflow " + c + ": residuals");
+                assertEquals(java.util.Arrays.toString(rateA), java.util.Arrays.toString(rateB),
+                        "trial " + trial + ", coflow " + c + ": rates");
+            }
+        }
+    }
 }

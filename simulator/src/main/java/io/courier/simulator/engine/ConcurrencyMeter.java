@@ -28,16 +28,15 @@ final class ConcurrencyMeter {
     }
 
     /**
-     * Sending network flows per port when every flow of {@code state} with a positive rate is one
-     * ({@code rate} indexed like the state's flows; it may be longer).
+     * Sending network flows per port when every flow of {@code state} with a positive rate is one: the
+     * positions {@code positive[0..positiveCount)} of the state's flows.
      */
-    int[] portCounts(ClusterState state, double[] rate) {
+    int[] portCounts(ClusterState state, int[] positive, int positiveCount) {
         int[] count = new int[2 * hosts];
-        for (int i = 0; i < state.flowCount(); i++) {
-            if (rate[i] > 0) {
-                count[state.src(i)]++;
-                count[hosts + state.dst(i)]++;
-            }
+        for (int k = 0; k < positiveCount; k++) {
+            int i = positive[k];
+            count[state.src(i)]++;
+            count[hosts + state.dst(i)]++;
         }
         return count;
     }

@@ -67,6 +67,29 @@ public final class FluidSimulator {
     private long[] keyBuf = new long[0];
     /** The rates of the current interval, by position (the enforcer writes them; the Epoch reads them). */
     private double[] rateBuf = new double[0];
+    /** Positions of the current interval with a positive rate, the first {@link #positiveCount}. */
+    private int[] positiveBuf = new int[0];
+    private int positiveCount;
+    /**
+     * Whether the next snapshot may revise the last one ({@link ColumnarStateBuilder#revise}) instead of building
+     * the whole state: columnar snapshots on a recycled builder, with every flow of an admitted coflow on the
+     * network (no fetch model, so the set of flows changes only with the set of coflows).
+     */
+    private final boolean revisable;
+    /** Whether the set of active coflows changed since the last snapshot (then the next one is built whole). */
+    private boolean structureChanged = true;
+    /**
+     * Positions of the last snapshot whose flow is running with a last rate other than 0 (a rate of the last
+     * interval, or NaN when never scheduled), the first {@link #dirtyCount}: the paused flows whose last rate the
+     * interval's end must set to 0. Every other running flow's last rate is 0 already, so an interval's end
+     * touches only these and the flows it sent, not the whole state.
+     */
+    private int[] dirtyBuf = new int[0];
+    private int dirtyCount;
+    private int[] nextDirtyBuf = new int[0];
+    /** Positions whose values the last interval's end changed (the flows the next revision re-reads). */
+    private int[] touchedBuf = new int[0];
+    private int touchedCount;
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
             ProgressListener progress) {
@@ -88,6 +111,7 @@ public final class FluidSimulator {
             scheduler.enableWakeupSkips();
         }
         this.recycled = scheduler.retainsStates() ? null : ColumnarStateBuilder.reusable(workload.network());
+        this.revisable = recycled != null && options.parallelCopies() == 0;
         this.coflowIds = new CoflowId[workload.coflows().size()];
         for (int c = 0; c < coflowIds.length; c++) {
             coflowIds[c] = CoflowId.of(workload.coflows().get(c).id());
@@ -132,6 +156,7 @@ public final class FluidSimulator {
                 gate.admit(nextAdmission);
                 nextAdmission++;
                 admitted = true;
+                structureChanged = true;
             }
             if (active.isEmpty()) {
                 now = admission[nextAdmission];
@@ -183,6 +208,7 @@ public final class FluidSimulator {
                     results.add(new CoflowResult(wc.id(), admission[c], now, wc.weight(), wc.totalBytes(),
                             wc.width(), wc.largestFlowBytes()));
                     active.remove(Integer.valueOf(c));
+                    structureChanged = true;
                     reschedule = true;
                 }
             }
@@ -207,6 +233,9 @@ public final class FluidSimulator {
     /** Calls the scheduler and fixes every running flow's rate until the next decision. */
     private Epoch decide(double now, List<Integer> active, double[] admission, int nextAdmission) {
         Snapshot snap = snapshot(now, active, admission);
+        if (!snap.revised) {
+            findDirty(snap.global, snap.count);
+        }
         ClusterState view = snap.state.viewFor(scheduler.needs());
         Decision decision;
         try {
@@ -223,16 +252,41 @@ public final class FluidSimulator {
         if (courier != null) {
             List<int[]> networkFlows = new ArrayList<>();
             rate = courier.apply(snap.state, decision, networkFlows);
+            collectPositive(snap.state, rate, now);
             portFlows = meter.portCounts(networkFlows);
         } else {
-            portFlows = meter.portCounts(snap.state, rate);
+            collectPositive(snap.state, rate, now);
+            portFlows = meter.portCounts(snap.state, positiveBuf, positiveCount);
         }
         checkCapacity(snap.state, rate, now);
         double wake = scheduler.nextWakeup(view, decision);
         if (!(wake > now + 1e-9 * Math.max(1.0, now))) {
             wake = Double.POSITIVE_INFINITY; // a wake-up at (or before) now is no later event
         }
-        return new Epoch(now, snap.global, snap.count, rate, wake, portFlows);
+        return new Epoch(now, snap.global, snap.count, rate, positiveBuf, positiveCount, wake, portFlows);
+    }
+
+    /**
+     * Checks that every rate is finite and {@code >= 0} and lists the positions with a positive one in
+     * {@link #positiveBuf}: the rest of the interval works on those (at trace scale ~100 of 300 000 flows).
+     */
+    private void collectPositive(ClusterState state, double[] rate, double now) {
+        int n = state.flowCount();
+        if (positiveBuf.length < n) {
+            positiveBuf = new int[grown(n)];
+        }
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            double r = rate[i];
+            if (!(r >= 0) || r == Double.POSITIVE_INFINITY) {
+                throw new IllegalStateException(label + " gave " + state.flow(i) + " the rate " + r
+                        + " at t=" + now + " s");
+            }
+            if (r > 0) {
+                positiveBuf[k++] = i;
+            }
+        }
+        positiveCount = k;
     }
 
     /**
@@ -247,12 +301,15 @@ public final class FluidSimulator {
         private final int[] flows;      // global flow numbers by position, the first n entries
         private final int n;
         private final double[] rate;
+        private final int[] positive;   // positions with a positive rate, the first positiveCount
+        private final int positiveCount;
         private final int[] portFlows;  // sending network flows per port (up ports, then down ports)
         private final CompletionQueue order;
-        private final double[] finish;  // completion instant by position (+∞ = not in this interval)
+        private final double[] finish;  // completion instant by position; set only for running positive positions
         private boolean completedAny;
 
-        Epoch(double start, int[] global, int count, double[] rate, double wake, int[] portFlows) {
+        Epoch(double start, int[] global, int count, double[] rate, int[] positive, int positiveCount, double wake,
+                int[] portFlows) {
             if (count > CompletionQueue.POSITION_MASK) {
                 throw new IllegalStateException(label + ": more than " + CompletionQueue.POSITION_MASK
                         + " flows in one decision");
@@ -261,6 +318,8 @@ public final class FluidSimulator {
             this.flows = global;
             this.n = count;
             this.rate = rate;
+            this.positive = positive;
+            this.positiveCount = positiveCount;
             this.wake = wake;
             this.portFlows = portFlows;
             if (finishBuf.length < count) {
@@ -270,14 +329,13 @@ public final class FluidSimulator {
             this.finish = finishBuf;
             long[] keys = keyBuf;
             int running = 0;
-            for (int i = 0; i < count; i++) {
+            for (int k = 0; k < positiveCount; k++) {
+                int i = positive[k];
                 int g = global[i];
-                if (table.state[g] == FlowTable.RUNNING && rate[i] > 0) {
+                if (table.state[g] == FlowTable.RUNNING) {
                     double at = start + table.remaining(g) / rate[i];
                     finish[i] = at;
                     keys[running++] = CompletionQueue.key(at - start, i);
-                } else {
-                    finish[i] = Double.POSITIVE_INFINITY;
                 }
             }
             this.order = new CompletionQueue(keys, running);
@@ -310,16 +368,40 @@ public final class FluidSimulator {
             return n;
         }
 
-        /** Ends the interval at {@code t}: bytes sent by the flows still running, rates as measured. */
+        /**
+         * Ends the interval at {@code t}: bytes sent by the flows still running, rates as measured — the flows
+         * that sent, plus the paused ones whose last rate was not 0 yet ({@link #dirtyBuf}); every other running
+         * flow sent nothing and keeps its last rate of 0. Records which positions changed ({@link #touchedBuf})
+         * and which running flows now have a last rate other than 0 (the next {@link #dirtyBuf}).
+         */
         void settle(double t) {
             meter.record(portFlows, t - start);
-            for (int i = 0; i < n; i++) {
+            int[] touched = touchedBuffer(positiveCount + dirtyCount);
+            int[] nextDirty = nextDirtyBuffer(positiveCount);
+            int nt = 0;
+            int nd = 0;
+            for (int k = 0; k < positiveCount; k++) {
+                int i = positive[k];
                 int g = flows[i];
+                touched[nt++] = i; // completed flows included: the revision re-reads them as finished
                 if (table.state[g] == FlowTable.RUNNING && finish[i] > t) {
                     table.sent[g] = Math.min(table.size[g], table.sent[g] + rate[i] * (t - start));
                     table.lastRate[g] = rate[i];
+                    nextDirty[nd++] = i;
                 }
             }
+            for (int k = 0; k < dirtyCount; k++) {
+                int i = dirtyBuf[k];
+                int g = flows[i];
+                if (!(rate[i] > 0) && table.state[g] == FlowTable.RUNNING) {
+                    table.lastRate[g] = 0.0; // paused this interval: sent nothing
+                    touched[nt++] = i;
+                }
+            }
+            touchedCount = nt;
+            nextDirtyBuf = dirtyBuf;
+            dirtyBuf = nextDirty;
+            dirtyCount = nd;
         }
     }
 
@@ -343,17 +425,36 @@ public final class FluidSimulator {
         final ClusterState state;
         final int[] global;
         final int count;
+        /** Whether it revises the last snapshot (same flows at the same positions) rather than being built whole. */
+        final boolean revised;
 
-        Snapshot(ClusterState state, int[] global, int count) {
+        Snapshot(ClusterState state, int[] global, int count, boolean revised) {
             this.state = state;
             this.global = global;
             this.count = count;
+            this.revised = revised;
         }
     }
 
     /** Room for at least {@code n} entries with headroom, so that buffers regrow rarely. */
     private static int grown(int n) {
         return Math.max(16, n + (n >> 2));
+    }
+
+    /** {@link #touchedBuf}, at least {@code n} long (its content is replaced by the caller). */
+    private int[] touchedBuffer(int n) {
+        if (touchedBuf.length < n) {
+            touchedBuf = new int[grown(n)];
+        }
+        return touchedBuf;
+    }
+
+    /** {@link #nextDirtyBuf}, at least {@code n} long (its content is replaced by the caller). */
+    private int[] nextDirtyBuffer(int n) {
+        if (nextDirtyBuf.length < n) {
+            nextDirtyBuf = new int[grown(n)];
+        }
+        return nextDirtyBuf;
     }
 
     /** {@link #globalBuf}, at least {@code n} long. */
@@ -389,7 +490,7 @@ public final class FluidSimulator {
                 g[n++] = flow;
             }
         }
-        return new Snapshot(b.build(), g, n);
+        return new Snapshot(b.build(), g, n, false);
     }
 
     /**
@@ -398,6 +499,9 @@ public final class FluidSimulator {
      * the usual case: then flow numbers ascend through the state as {@link ColumnarStateBuilder} needs).
      */
     private Snapshot columnarSnapshot(double now, List<Integer> active, double[] admission) {
+        if (revisable && !structureChanged) {
+            return revisedSnapshot(now);
+        }
         int capacity = 0;
         for (int c : active) {
             capacity += table.flowsOfCoflow[c].length;
@@ -431,7 +535,42 @@ public final class FluidSimulator {
                 g[n++] = flow;
             }
         }
-        return new Snapshot(b.build(), g, n);
+        structureChanged = false;
+        return new Snapshot(b.build(), g, n, false);
+    }
+
+    /**
+     * The last snapshot with the values of the flows the last interval's end changed: the same flows at the same
+     * positions (no coflow arrived or left since), so {@link #globalBuf} still maps them.
+     */
+    private Snapshot revisedSnapshot(double now) {
+        ColumnarStateBuilder b = recycled.revise(now);
+        int[] g = globalBuf;
+        for (int k = 0; k < touchedCount; k++) {
+            int i = touchedBuf[k];
+            int flow = g[i];
+            double rate = table.lastRate[flow];
+            b.reviseFlow(i, table.sent[flow], table.state[flow] == FlowTable.DONE, rate, rate);
+        }
+        touchedCount = 0;
+        ClusterState state = b.build();
+        return new Snapshot(state, g, state.flowCount(), true);
+    }
+
+    /** Lists the positions of a whole new snapshot whose flow runs with a last rate other than 0 ({@link #dirtyBuf}). */
+    private void findDirty(int[] global, int n) {
+        if (dirtyBuf.length < n) {
+            dirtyBuf = new int[grown(n)];
+        }
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int flow = global[i];
+            if (table.state[flow] == FlowTable.RUNNING && !(table.lastRate[flow] == 0.0)) {
+                dirtyBuf[k++] = i;
+            }
+        }
+        dirtyCount = k;
+        touchedCount = 0;
     }
 
     /** True when (admission, id) ascends strictly with the workload's coflow order. */
@@ -474,14 +613,9 @@ public final class FluidSimulator {
     private void checkCapacity(ClusterState state, double[] rate, double now) {
         Network net = state.network();
         double[] used = new double[net.resourceCount()];
-        for (int i = 0; i < state.flowCount(); i++) {
-            if (!(rate[i] >= 0) || Double.isInfinite(rate[i])) {
-                throw new IllegalStateException(label + " gave " + state.flow(i) + " the rate " + rate[i]
-                        + " at t=" + now + " s");
-            }
-            if (rate[i] == 0) {
-                continue; // adds nothing (finished and paused flows: most of a large state)
-            }
+        // Only the positive rates add anything (collectPositive checked them all).
+        for (int k = 0; k < positiveCount; k++) {
+            int i = positiveBuf[k];
             for (int p : state.resourcesOf(i)) {
                 used[p] += rate[i];
             }

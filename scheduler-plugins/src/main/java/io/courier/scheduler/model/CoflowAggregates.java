@@ -1,0 +1,77 @@
+package io.courier.scheduler.model;
+
+/**
+ * Per-coflow sums over a {@link ClusterState}'s unfinished flows, each computed on first use and then kept:
+ * the remaining bytes per port ({@link ClusterState#remainingPortLoads}) and the flows grouped by source and by
+ * destination host ({@link ClusterState#unfinishedBySrc}, {@link ClusterState#unfinishedByDst}). A revised state
+ * ({@link ColumnarStateBuilder#revise}) keeps the entries of the coflows none of whose flows changed, which is
+ * what makes a decision between two arrivals cost in proportion to the coflows that moved. Safe for concurrent
+ * readers: every entry is an object whose fields are final, so publishing it through a plain array is safe
+ * (two threads may both compute one; they compute the same).
+ */
+final class CoflowAggregates {
+    /** Remaining bytes per port; a holder so that the array is published through a final field. */
+    static final class Loads {
+        final double[] perPort;
+
+        Loads(double[] perPort) {
+            this.perPort = perPort;
+        }
+    }
+
+    private final Loads[] loads;
+    private final PortGroups[] bySrc;
+    private final PortGroups[] byDst;
+
+    CoflowAggregates(int coflows) {
+        loads = new Loads[coflows];
+        bySrc = new PortGroups[coflows];
+        byDst = new PortGroups[coflows];
+    }
+
+    /** The loads of {@code coflow}, or null when not computed yet. */
+    double[] loads(int coflow) {
+        Loads l = loads[coflow];
+        return l == null ? null : l.perPort;
+    }
+
+    void loads(int coflow, double[] value) {
+        loads[coflow] = new Loads(value);
+    }
+
+    PortGroups bySrc(int coflow) {
+        return bySrc[coflow];
+    }
+
+    void bySrc(int coflow, PortGroups value) {
+        bySrc[coflow] = value;
+    }
+
+    PortGroups byDst(int coflow) {
+        return byDst[coflow];
+    }
+
+    void byDst(int coflow, PortGroups value) {
+        byDst[coflow] = value;
+    }
+
+    /**
+     * The aggregates of the next revision of the state: a coflow keeps its loads unless a flow's sent bytes or
+     * finished flag changed ({@code valuesChanged}), and its groups unless a finished flag changed
+     * ({@code finishedChanged}).
+     */
+    CoflowAggregates revised(boolean[] valuesChanged, boolean[] finishedChanged) {
+        int n = loads.length;
+        CoflowAggregates next = new CoflowAggregates(n);
+        for (int c = 0; c < n; c++) {
+            if (!valuesChanged[c]) {
+                next.loads[c] = loads[c];
+            }
+            if (!finishedChanged[c]) {
+                next.bySrc[c] = bySrc[c];
+                next.byDst[c] = byDst[c];
+            }
+        }
+        return next;
+    }
+}
