@@ -38,6 +38,8 @@ public final class ClusterState {
     private final Flow[] viewBuffer;
     /** {@link #sentBy} of every coflow, computed on first use (the state never changes after it is built). */
     private volatile double[] sentByCoflow;
+    /** {@link #unfinishedFlows}, computed on first use; never handed out (callers get a copy). */
+    private volatile int[] unfinishedMemo;
     /** Per-coflow port loads and ports, computed on first use; shared with this state's size-hiding views. */
     private final CoflowAggregates aggregates;
 
@@ -183,7 +185,27 @@ public final class ClusterState {
 
     /** Indices of every unfinished flow, in flow order. A fresh array. */
     public int[] unfinishedFlows() {
-        return Arrays.copyOf(columns.unfinished, columns.unfinishedCount);
+        int[] all = unfinishedMemo;
+        if (all == null) {
+            // Found on first use: a driver that revises states between decisions would otherwise redo this list
+            // for every one of them, and most schedulers never ask for it.
+            boolean[] fin = columns.finished;
+            int open = 0;
+            for (int i = 0; i < columns.count; i++) {
+                if (!fin[i]) {
+                    open++;
+                }
+            }
+            all = new int[open];
+            int k = 0;
+            for (int i = 0; i < columns.count; i++) {
+                if (!fin[i]) {
+                    all[k++] = i;
+                }
+            }
+            unfinishedMemo = all;
+        }
+        return all.clone();
     }
 
     /** {@code flow(i).finished()}, without reaching the flow object. */

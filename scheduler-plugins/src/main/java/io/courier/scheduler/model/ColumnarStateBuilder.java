@@ -73,7 +73,6 @@ public final class ColumnarStateBuilder {
     private int[] coflowOfBuf;
     private int[][] resourceBuf;
     private double[] remainingBuf;
-    private int[] unfinishedBuf;
     private Flow[] flowBuf;
     private Flow[] viewBuf;
     private int[][] pairTable;
@@ -372,9 +371,7 @@ public final class ColumnarStateBuilder {
             trim();
         }
         boolean[] fin = finished;
-        FlowColumns columns = reusable
-                ? new FlowColumns(flows, fin, src, dst, size, sent, remainingBuf, unfinishedBuf)
-                : new FlowColumns(flows, fin, src, dst, size, sent, null, null);
+        FlowColumns columns = new FlowColumns(flows, fin, src, dst, size, sent, reusable ? remainingBuf : null);
         int[][] unfinished = new int[nc][];
         for (int c = 0; c < nc; c++) {
             unfinished[c] = unfinished(byCoflow[c], fin);
@@ -412,11 +409,7 @@ public final class ColumnarStateBuilder {
                 coflowRevised[c] = false;
             }
         }
-        FlowColumns columns = prev.columns;
-        if (anyFinishedChanged) {
-            columns = unfinishing ? new FlowColumns(flows, finished, src, dst, sent, remaining, unfinishedBuf)
-                    : FlowColumns.finishing(prev.columns);
-        }
+        FlowColumns columns = prev.columns; // the same arrays, revised in place
         for (int k = 0; k < revisedCount; k++) {
             flowBuf[revised[k]] = null; // the other flows' objects are still right: their values did not change
         }
@@ -469,7 +462,6 @@ public final class ColumnarStateBuilder {
             coflowOfBuf = new int[cap];
             resourceBuf = new int[cap][];
             remainingBuf = new double[cap];
-            unfinishedBuf = new int[cap];
             flowBuf = new Flow[cap];
             viewBuf = new Flow[cap];
         }
