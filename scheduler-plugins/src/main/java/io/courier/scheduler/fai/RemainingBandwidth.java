@@ -1,6 +1,8 @@
 package io.courier.scheduler.fai;
 
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Network;
+import io.courier.scheduler.model.PortGroups;
 
 /**
  * Step 3 of Fai (SCHEDULERS.md §6, seed 001 Alg. 3): hands the bandwidth freed by MBAB to coflows in
@@ -35,6 +37,14 @@ final class RemainingBandwidth {
         if (flows.length == 0) {
             return 0.0;
         }
+        if (state.network().linkCount() == 0) {
+            return reallocateOnPorts(state, coflow, flows, bw, residual);
+        }
+        return reallocateFlowByFlow(state, flows, bw, residual);
+    }
+
+    /** {@link #reallocate} flow by flow, through each flow's resources (extra links included). */
+    double reallocateFlowByFlow(ClusterState state, int[] flows, double[] bw, double[] residual) {
         for (int f : flows) {
             for (int p : state.resourcesOf(f)) {
                 flowsOn[p]++;
@@ -61,5 +71,46 @@ final class RemainingBandwidth {
             }
         }
         return grant ? left : 0.0;
+    }
+
+    /**
+     * The same for a network without extra links, where a flow's resources are its two host ports: {@code n_p} is
+     * the size of the coflow's group at each port ({@link ClusterState#unfinishedBySrc}, {@code ByDst}), so the
+     * shares are read per port rather than per flow — the same minimum over the same ports, the same residuals.
+     */
+    static double reallocateOnPorts(ClusterState state, int coflow, int[] flows, double[] bw,
+            double[] residual) {
+        Network net = state.network();
+        PortGroups bySrc = state.unfinishedBySrc(coflow);
+        PortGroups byDst = state.unfinishedByDst(coflow);
+        int hosts = net.hostCount();
+        double left = Double.POSITIVE_INFINITY;
+        for (int h = 0; h < hosts; h++) {
+            int up = bySrc.to(h) - bySrc.from(h);
+            if (up > 0) {
+                left = Math.min(left, residual[net.up(h)] / up);
+            }
+            int down = byDst.to(h) - byDst.from(h);
+            if (down > 0) {
+                left = Math.min(left, residual[net.down(h)] / down);
+            }
+        }
+        if (!(left > net.rateEpsilon())) {
+            return 0.0;
+        }
+        for (int f : flows) {
+            bw[f] += left;
+        }
+        for (int h = 0; h < hosts; h++) {
+            int up = bySrc.to(h) - bySrc.from(h);
+            if (up > 0) {
+                residual[net.up(h)] = Math.max(0.0, residual[net.up(h)] - left * up);
+            }
+            int down = byDst.to(h) - byDst.from(h);
+            if (down > 0) {
+                residual[net.down(h)] = Math.max(0.0, residual[net.down(h)] - left * down);
+            }
+        }
+        return left;
     }
 }
