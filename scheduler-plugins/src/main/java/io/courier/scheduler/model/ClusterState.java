@@ -294,20 +294,19 @@ public final class ClusterState {
      * state and coflow; a revised state keeps the groups of coflows none of whose flows finished.
      */
     public PortGroups unfinishedBySrc(int coflowIndex) {
-        PortGroups g = aggregates.bySrc(coflowIndex);
-        if (g == null) {
-            g = PortGroups.of(unfinishedOfCoflow[coflowIndex], columns.src, network.hostCount());
-            aggregates.bySrc(coflowIndex, g);
-        }
-        return g;
+        return groups(CoflowAggregates.SRC, coflowIndex, columns.src);
     }
 
     /** As {@link #unfinishedBySrc}, by destination host. */
     public PortGroups unfinishedByDst(int coflowIndex) {
-        PortGroups g = aggregates.byDst(coflowIndex);
+        return groups(CoflowAggregates.DST, coflowIndex, columns.dst);
+    }
+
+    private PortGroups groups(int side, int coflowIndex, int[] hostOf) {
+        PortGroups g = aggregates.groups(side, coflowIndex);
         if (g == null) {
-            g = PortGroups.of(unfinishedOfCoflow[coflowIndex], columns.dst, network.hostCount());
-            aggregates.byDst(coflowIndex, g);
+            g = PortGroups.of(unfinishedOfCoflow[coflowIndex], hostOf, network.hostCount());
+            aggregates.groups(side, coflowIndex, g);
         }
         return g;
     }

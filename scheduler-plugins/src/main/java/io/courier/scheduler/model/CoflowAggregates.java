@@ -19,14 +19,17 @@ final class CoflowAggregates {
         }
     }
 
+    /** {@link #groups} by source host. */
+    static final int SRC = 0;
+    /** {@link #groups} by destination host. */
+    static final int DST = 1;
+
     private final Loads[] loads;
-    private final PortGroups[] bySrc;
-    private final PortGroups[] byDst;
+    private final PortGroups[][] groups; // [SRC or DST][coflow]
 
     CoflowAggregates(int coflows) {
         loads = new Loads[coflows];
-        bySrc = new PortGroups[coflows];
-        byDst = new PortGroups[coflows];
+        groups = new PortGroups[][] {new PortGroups[coflows], new PortGroups[coflows]};
     }
 
     /** The loads of {@code coflow}, or null when not computed yet. */
@@ -39,20 +42,13 @@ final class CoflowAggregates {
         loads[coflow] = new Loads(value);
     }
 
-    PortGroups bySrc(int coflow) {
-        return bySrc[coflow];
+    /** The groups of {@code coflow} by {@code side} ({@link #SRC} or {@link #DST}), or null when not computed yet. */
+    PortGroups groups(int side, int coflow) {
+        return groups[side][coflow];
     }
 
-    void bySrc(int coflow, PortGroups value) {
-        bySrc[coflow] = value;
-    }
-
-    PortGroups byDst(int coflow) {
-        return byDst[coflow];
-    }
-
-    void byDst(int coflow, PortGroups value) {
-        byDst[coflow] = value;
+    void groups(int side, int coflow, PortGroups value) {
+        groups[side][coflow] = value;
     }
 
     /**
@@ -68,8 +64,8 @@ final class CoflowAggregates {
                 next.loads[c] = loads[c];
             }
             if (!finishedChanged[c]) {
-                next.bySrc[c] = bySrc[c];
-                next.byDst[c] = byDst[c];
+                next.groups[SRC][c] = groups[SRC][c];
+                next.groups[DST][c] = groups[DST][c];
             }
         }
         return next;

@@ -143,7 +143,9 @@ public final class ColumnarStateBuilder {
      * indices, reusing everything that depends only on which flows there are (coflow and flow indexes, resource
      * lists, members) and redoing only what the revised values change. A driver whose flow set did not change
      * since the last decision (no arrival, no departure) builds its next state in time proportional to the flows
-     * whose values changed, not to the state. The state built last must not be used from here on.
+     * whose values changed, not to the state. The state built last must not be used from here on. If
+     * {@link #reviseFlow} rejects a value, the revision ends there: {@link #build} then builds the whole state from
+     * the values given so far, and the next revision needs a state built after that.
      */
     public ColumnarStateBuilder revise(double time) {
         if (!reusable || last == null) {
@@ -175,6 +177,12 @@ public final class ColumnarStateBuilder {
         }
         long flowId = id[index];
         if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(measured) && valid(lastDesired))) {
+            // The flows revised so far have their new values but the kept structure does not know them yet: from
+            // here on the builder can only build whole (build() now builds the state from its columns).
+            revising = false;
+            last = null;
+            Arrays.fill(coflowRevised, false);
+            Arrays.fill(coflowValuesRevised, false);
             CoflowId c = coflows.get(coflowOfBuf[index]).id();
             check(flowId, c, "sent", sentBytes, false);
             check(flowId, c, "measured rate", measured, true);

@@ -210,8 +210,13 @@ class ColumnarStateBuilderTest {
                 () -> reusable.flow(6, 0, 1, 10, 0, false, Double.NaN, Double.NaN));
         rejects(() -> reusable.reviseFlow(1, 1, false, 1, 1), "flow index 1", "1 flows");
         rejects(() -> reusable.reviseFlow(0, -1, false, 1, 1), "flow-5", "coflow-1", "sent");
+        // A rejected value ends the revision: build() builds the whole state, and a new revision can follow.
+        assertThrows(IllegalStateException.class, () -> reusable.reviseFlow(0, 1, false, 1, 1));
+        assertEquals(10.0, reusable.build().remaining(0));
+        reusable.revise(3.0);
         rejects(() -> reusable.reviseFlow(0, 1, false, Double.POSITIVE_INFINITY, 1), "flow-5", "measured rate");
-        reusable.reviseFlow(0, 4, false, 2, 2);
+        reusable.build();
+        reusable.revise(4.0).reviseFlow(0, 4, false, 2, 2);
         assertEquals(6.0, reusable.build().remaining(0));
     }
 

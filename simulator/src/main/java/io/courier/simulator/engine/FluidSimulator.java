@@ -298,8 +298,7 @@ public final class FluidSimulator {
         final double start;
         /** The scheduler's next wake-up; moved on when it skips one ({@link CoflowScheduler#skipWakeup}). */
         double wake;
-        private final int[] flows;      // global flow numbers by position, the first n entries
-        private final int n;
+        private final int[] flows;      // global flow numbers by position
         private final double[] rate;
         private final int[] positive;   // positions with a positive rate, the first positiveCount
         private final int positiveCount;
@@ -316,7 +315,6 @@ public final class FluidSimulator {
             }
             this.start = start;
             this.flows = global;
-            this.n = count;
             this.rate = rate;
             this.positive = positive;
             this.positiveCount = positiveCount;
