@@ -52,6 +52,18 @@ final class CoflowAggregates {
     }
 
     /**
+     * Takes the sums of coflow {@code from} of {@code prev} (a state built before) for coflow {@code to} of this
+     * one, whose flows are the same flows with the same values, {@code shift} positions further on.
+     */
+    void carry(int to, CoflowAggregates prev, int from, int shift) {
+        loads[to] = prev.loads[from];
+        for (int side = SRC; side <= DST; side++) {
+            PortGroups g = prev.groups[side][from];
+            groups[side][to] = g == null ? null : g.shifted(shift);
+        }
+    }
+
+    /**
      * The aggregates of the next revision of the state: a coflow keeps its loads unless a flow's sent bytes or
      * finished flag changed ({@code valuesChanged}), and its groups unless a finished flag changed
      * ({@code finishedChanged}).

@@ -41,9 +41,12 @@ public final class ColumnarStateBuilder {
         final FlowIndex flowIndex;
         final FlowColumns columns;
         final CoflowAggregates aggregates;
+        /** Where each coflow's flows start, plus the flow count at the end (coflows + 1 entries). */
+        final int[] starts;
 
         Revisable(List<Coflow> coflows, Map<CoflowId, Integer> coflowIndex, int[][] byCoflow, int[][] unfinished,
-                FlowIndex flowIndex, FlowColumns columns, CoflowAggregates aggregates) {
+                FlowIndex flowIndex, FlowColumns columns, CoflowAggregates aggregates, int[] starts) {
+            this.starts = starts;
             this.coflows = coflows;
             this.coflowIndex = coflowIndex;
             this.byCoflow = byCoflow;
@@ -78,6 +81,13 @@ public final class ColumnarStateBuilder {
     private int[][] pairTable;
     // Reusable builders only: the structure of the state built last, which a revision keeps (see revise).
     private Revisable last;
+    /**
+     * During a whole build that follows another: the state built before, whose per-coflow sums a coflow added again
+     * with exactly the same flows and values keeps ({@link #carry}); null otherwise.
+     */
+    private Revisable carrySource;
+    /** For each coflow of the state being built: the index of the same coflow in {@link #carrySource}, or -1. */
+    private int[] carryFrom = new int[16];
     private boolean revising;
     private int[] revised = new int[16];
     private int revisedCount;
@@ -133,6 +143,7 @@ public final class ColumnarStateBuilder {
         now = 0.0;
         built = false;
         revising = false;
+        carrySource = last;
         last = null;
         return this;
     }
@@ -230,6 +241,10 @@ public final class ColumnarStateBuilder {
         }
         coflows.add(c);
         coflowStart[coflows.size() - 1] = flows;
+        if (carryFrom.length < coflows.size()) {
+            carryFrom = Arrays.copyOf(carryFrom, 2 * coflows.size());
+        }
+        carryFrom[coflows.size() - 1] = -1;
         return this;
     }
 
@@ -265,6 +280,7 @@ public final class ColumnarStateBuilder {
         if (flows == id.length) {
             resize(Math.max(16, 2 * id.length));
         }
+        carryFrom[coflows.size() - 1] = -1; // added flow by flow: its sums are computed afresh
         id[flows] = flowId;
         src[flows] = from;
         dst[flows] = to;
@@ -303,6 +319,7 @@ public final class ColumnarStateBuilder {
         if (flows + count > id.length) {
             resize(Math.max(flows + count, Math.max(16, 2 * id.length)));
         }
+        carry(firstId, from, count, srcs, dsts, sizes, sents, dones);
         System.arraycopy(srcs, from, src, flows, count);
         System.arraycopy(dsts, from, dst, flows, count);
         System.arraycopy(sizes, from, size, flows, count);
@@ -315,6 +332,44 @@ public final class ColumnarStateBuilder {
         }
         flows += count;
         return this;
+    }
+
+    /**
+     * Notes whether the coflow added last, whose flows are about to be copied to {@link #flows} onwards, is a
+     * coflow of the state built before with the same flows (ids, endpoints, sizes, sent bytes, finished flags):
+     * then its per-coflow sums stay valid, shifted to its new place. Its old values are still in the columns when
+     * it has not moved right: everything copied so far lies before its new place, hence before its old one (and
+     * flow ids are unique, so an overwritten old place could not pass the id check anyway). A coflow that moved
+     * right, or one added flow by flow, computes its sums afresh. Costs one comparison pass over the coflow's
+     * flows, against recomputing its sums and host groups at their first use.
+     */
+    private void carry(long firstId, int from, int count, int[] srcs, int[] dsts, double[] sizes, double[] sents,
+            boolean[] dones) {
+        int c = coflows.size() - 1;
+        boolean wholeCoflow = flows == coflowStart[c]; // its first range: nothing of it added before
+        carryFrom[c] = -1;
+        Revisable prev = carrySource;
+        if (prev == null || !wholeCoflow) {
+            return;
+        }
+        Integer old = prev.coflowIndex.get(coflows.get(c).id());
+        if (old == null) {
+            return;
+        }
+        int oldStart = prev.starts[old];
+        if (prev.starts[old + 1] - oldStart != count || flows > oldStart || id[oldStart] != firstId
+                || id[oldStart + count - 1] != firstId + count - 1) {
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            int i = oldStart + k;
+            int j = from + k;
+            if (src[i] != srcs[j] || dst[i] != dsts[j] || finished[i] != dones[j]
+                    || Double.compare(size[i], sizes[j]) != 0 || Double.compare(sent[i], sents[j]) != 0) {
+                return;
+            }
+        }
+        carryFrom[c] = old;
     }
 
     /** Whether every flow of the range passes {@link #flow}'s checks on hosts and values. */
@@ -386,8 +441,18 @@ public final class ColumnarStateBuilder {
         }
         FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
         CoflowAggregates aggregates = new CoflowAggregates(nc);
+        if (carrySource != null) {
+            for (int c = 0; c < nc; c++) {
+                int old = carryFrom[c];
+                if (old >= 0) {
+                    aggregates.carry(c, carrySource.aggregates, old, coflowStart[c] - carrySource.starts[old]);
+                }
+            }
+            carrySource = null;
+        }
         if (reusable) {
-            last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates);
+            last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates,
+                    Arrays.copyOf(coflowStart, nc + 1));
         }
         return state(cs, cIndex, flowIndex, coflowOf, byCoflow, res, unfinished, columns, aggregates, false);
     }
@@ -422,7 +487,7 @@ public final class ColumnarStateBuilder {
             flowBuf[revised[k]] = null; // the other flows' objects are still right: their values did not change
         }
         last = new Revisable(prev.coflows, prev.coflowIndex, prev.byCoflow, unfinished, prev.flowIndex, columns,
-                aggregates);
+                aggregates, prev.starts);
         return state(prev.coflows, prev.coflowIndex, prev.flowIndex, coflowOfBuf, prev.byCoflow, resourceBuf,
                 unfinished, columns, aggregates, true);
     }

@@ -8,10 +8,18 @@ package io.courier.scheduler.model;
 public final class PortGroups {
     private final int[] flows;
     private final int[] start;
+    /** Added to every entry of {@code flows}: the same groups for the coflow at another place in a later state. */
+    private final int offset;
 
-    PortGroups(int[] flows, int[] start) {
+    PortGroups(int[] flows, int[] start, int offset) {
         this.flows = flows;
         this.start = start;
+        this.offset = offset;
+    }
+
+    /** These groups for the same flows {@code delta} positions further on (the arrays are shared). */
+    PortGroups shifted(int delta) {
+        return delta == 0 ? this : new PortGroups(flows, start, offset + delta);
     }
 
     /** Groups {@code members} (flow indices, ascending) by {@code host[f]} over {@code hosts} hosts: a counting sort. */
@@ -28,7 +36,7 @@ public final class PortGroups {
         for (int f : members) {
             flows[next[host[f]]++] = f;
         }
-        return new PortGroups(flows, start);
+        return new PortGroups(flows, start, 0);
     }
 
     public int from(int host) {
@@ -41,6 +49,6 @@ public final class PortGroups {
 
     /** The flow index at position {@code k} (see the class comment). */
     public int flow(int k) {
-        return flows[k];
+        return flows[k] + offset;
     }
 }
