@@ -101,8 +101,18 @@ public final class CoordinatorClient implements AutoCloseable {
      * from a standby: the association to a primary that was away for more than a few seconds stops delivering,
      * so the primary probes never arrive and the client would stay on the standby for good (found by the
      * coordinator chaos run: after the first long primary outage no proxy ever returned to the primary).
+     * Never throws: an exception would cancel the periodic task for good, leaving the client without a watchdog.
      */
     private void watch() {
+        try {
+            watchOnce();
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: coordinator client watchdog failed (trying again in its next period): {}",
+                    node.nodeId(), e.toString(), e);
+        }
+    }
+
+    private void watchOnce() {
         boolean probePrimary;
         synchronized (this) {
             long now = System.nanoTime();
@@ -149,7 +159,14 @@ public final class CoordinatorClient implements AutoCloseable {
         }
     }
 
-    /** Watchdog thread: terminates the actor system and starts a fresh one, replaying the open coflows. */
+    /**
+     * Watchdog thread: terminates the actor system and starts a fresh one, replaying the open coflows. Until the fresh
+     * one registers, the client follows no coordinator: the mode becomes FALLBACK and the listener is told (the old
+     * actor can no longer say so, and the fresh one starts in FALLBACK without a change to report), so the proxy
+     * does not go on believing it is coordinated by a client that is gone (between the old actor's end and the fresh
+     * one's start, so the listener still hears one call at a time). A system that does not stop in time is left
+     * behind with a warning; the fresh one is started anyway (if it cannot bind yet, the next period retries).
+     */
     private void replaceSystem() {
         ActorSystem<ClientCommand> old;
         List<CoflowRegistered> replay;
@@ -160,7 +177,20 @@ public final class CoordinatorClient implements AutoCloseable {
             old = system;
             replay = new ArrayList<CoflowRegistered>(coflows.values());
         }
-        terminate(old);
+        boolean stopped = true;
+        try {
+            terminate(old);
+        } catch (IllegalStateException e) {
+            stopped = false; // its actor may still be running: leave the mode and the listener to it
+            LOG.warn("node {}: {}; starting a fresh one anyway", node.nodeId(), e.getMessage());
+        }
+        if (stopped && mode.getAndSet(Mode.FALLBACK) != Mode.FALLBACK) {
+            try {
+                listener.onModeChanged(Mode.FALLBACK, "replacing the coordinator client");
+            } catch (RuntimeException e) {
+                LOG.warn("node {}: mode listener failed: {}", node.nodeId(), e.toString());
+            }
+        }
         synchronized (this) {
             if (closed) {
                 return;

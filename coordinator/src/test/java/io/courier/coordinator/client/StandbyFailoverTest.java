@@ -153,5 +153,10 @@ class StandbyFailoverTest {
         primary = coordinator(primaryPort);
         awaitNodes(primary, 1);
         awaitOneCoflow(primary, "the coflow followed the client back to the primary after a long outage");
+        // The client got back by replacing its actor system: the proxy heard that it followed no coordinator for a
+        // moment, then that it is coordinated again (not a stale COORDINATED from the system that was replaced).
+        assertEquals(Mode.FALLBACK, r.nextMode());
+        assertEquals(Mode.COORDINATED, r.nextMode());
+        assertEquals(Mode.COORDINATED, client.mode());
     }
 }
