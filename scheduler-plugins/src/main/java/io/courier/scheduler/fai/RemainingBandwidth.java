@@ -86,11 +86,11 @@ final class RemainingBandwidth {
         int hosts = net.hostCount();
         double left = Double.POSITIVE_INFINITY;
         for (int h = 0; h < hosts; h++) {
-            int up = bySrc.to(h) - bySrc.from(h);
+            int up = bySrc.count(h);
             if (up > 0) {
                 left = Math.min(left, residual[net.up(h)] / up);
             }
-            int down = byDst.to(h) - byDst.from(h);
+            int down = byDst.count(h);
             if (down > 0) {
                 left = Math.min(left, residual[net.down(h)] / down);
             }
@@ -102,11 +102,11 @@ final class RemainingBandwidth {
             bw[f] += left;
         }
         for (int h = 0; h < hosts; h++) {
-            int up = bySrc.to(h) - bySrc.from(h);
+            int up = bySrc.count(h);
             if (up > 0) {
                 residual[net.up(h)] = Math.max(0.0, residual[net.up(h)] - left * up);
             }
-            int down = byDst.to(h) - byDst.from(h);
+            int down = byDst.count(h);
             if (down > 0) {
                 residual[net.down(h)] = Math.max(0.0, residual[net.down(h)] - left * down);
             }

@@ -47,6 +47,11 @@ public final class PortGroups {
         return start[host + 1];
     }
 
+    /** How many of the coflow's unfinished flows have this endpoint host: {@code to(host) - from(host)}. */
+    public int count(int host) {
+        return start[host + 1] - start[host];
+    }
+
     /** The flow index at position {@code k} (see the class comment). */
     public int flow(int k) {
         return flows[k] + offset;

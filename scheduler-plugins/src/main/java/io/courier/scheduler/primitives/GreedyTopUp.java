@@ -31,10 +31,10 @@ public final class GreedyTopUp {
         int viaDst = 0;
         for (int h = 0; h < hosts; h++) {
             if (residual[net.up(h)] > eps) {
-                viaSrc += bySrc.to(h) - bySrc.from(h);
+                viaSrc += bySrc.count(h);
             }
             if (residual[net.down(h)] > eps) {
-                viaDst += byDst.to(h) - byDst.from(h);
+                viaDst += byDst.count(h);
             }
         }
         if (viaSrc == 0 || viaDst == 0) {

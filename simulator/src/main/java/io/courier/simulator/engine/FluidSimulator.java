@@ -248,16 +248,14 @@ public final class FluidSimulator {
             rateBuf = new double[grown(snap.count)];
         }
         double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
-        int[] portFlows;
+        List<int[]> networkFlows = null;
         if (courier != null) {
-            List<int[]> networkFlows = new ArrayList<>();
+            networkFlows = new ArrayList<>();
             rate = courier.apply(snap.state, decision, networkFlows);
-            collectPositive(snap.state, rate, now);
-            portFlows = meter.portCounts(networkFlows);
-        } else {
-            collectPositive(snap.state, rate, now);
-            portFlows = meter.portCounts(snap.state, positiveBuf, positiveCount);
         }
+        collectPositive(snap.state, rate, now);
+        int[] portFlows = networkFlows != null ? meter.portCounts(networkFlows)
+                : meter.portCounts(snap.state, positiveBuf, positiveCount);
         checkCapacity(snap.state, rate, now);
         double wake = scheduler.nextWakeup(view, decision);
         if (!(wake > now + 1e-9 * Math.max(1.0, now))) {
@@ -272,9 +270,7 @@ public final class FluidSimulator {
      */
     private void collectPositive(ClusterState state, double[] rate, double now) {
         int n = state.flowCount();
-        if (positiveBuf.length < n) {
-            positiveBuf = new int[grown(n)];
-        }
+        positiveBuf = atLeast(positiveBuf, n);
         int k = 0;
         for (int i = 0; i < n; i++) {
             double r = rate[i];
@@ -374,8 +370,8 @@ public final class FluidSimulator {
          */
         void settle(double t) {
             meter.record(portFlows, t - start);
-            int[] touched = touchedBuffer(positiveCount + dirtyCount);
-            int[] nextDirty = nextDirtyBuffer(positiveCount);
+            int[] touched = touchedBuf = atLeast(touchedBuf, positiveCount + dirtyCount);
+            int[] nextDirty = nextDirtyBuf = atLeast(nextDirtyBuf, positiveCount);
             int nt = 0;
             int nd = 0;
             for (int k = 0; k < positiveCount; k++) {
@@ -439,28 +435,9 @@ public final class FluidSimulator {
         return Math.max(16, n + (n >> 2));
     }
 
-    /** {@link #touchedBuf}, at least {@code n} long (its content is replaced by the caller). */
-    private int[] touchedBuffer(int n) {
-        if (touchedBuf.length < n) {
-            touchedBuf = new int[grown(n)];
-        }
-        return touchedBuf;
-    }
-
-    /** {@link #nextDirtyBuf}, at least {@code n} long (its content is replaced by the caller). */
-    private int[] nextDirtyBuffer(int n) {
-        if (nextDirtyBuf.length < n) {
-            nextDirtyBuf = new int[grown(n)];
-        }
-        return nextDirtyBuf;
-    }
-
-    /** {@link #globalBuf}, at least {@code n} long. */
-    private int[] globalBuffer(int n) {
-        if (globalBuf.length < n) {
-            globalBuf = new int[grown(n)];
-        }
-        return globalBuf;
+    /** {@code buf} when it holds at least {@code n} entries, else a fresh, larger array (its content is not kept). */
+    private static int[] atLeast(int[] buf, int n) {
+        return buf.length >= n ? buf : new int[grown(n)];
     }
 
     private Snapshot snapshot(double now, List<Integer> active, double[] admission) {
@@ -474,7 +451,7 @@ public final class FluidSimulator {
             capacity += table.flowsOfCoflow[c].length;
         }
         b.expectFlows(capacity);
-        int[] g = globalBuffer(capacity);
+        int[] g = globalBuf = atLeast(globalBuf, capacity);
         int n = 0;
         for (int c : active) {
             WorkloadCoflow wc = workload.coflows().get(c);
@@ -506,7 +483,7 @@ public final class FluidSimulator {
         }
         ColumnarStateBuilder b = recycled != null ? recycled.begin().now(now)
                 : new ColumnarStateBuilder(workload.network(), active.size(), capacity).now(now);
-        int[] g = globalBuffer(capacity);
+        int[] g = globalBuf = atLeast(globalBuf, capacity);
         int n = 0;
         boolean nothingWaits = options.parallelCopies() == 0; // then every flow of an admitted coflow has started
         for (int c : active) {
@@ -557,9 +534,7 @@ public final class FluidSimulator {
 
     /** Lists the positions of a whole new snapshot whose flow runs with a last rate other than 0 ({@link #dirtyBuf}). */
     private void findDirty(int[] global, int n) {
-        if (dirtyBuf.length < n) {
-            dirtyBuf = new int[grown(n)];
-        }
+        dirtyBuf = atLeast(dirtyBuf, n);
         int k = 0;
         for (int i = 0; i < n; i++) {
             int flow = global[i];
