@@ -7,6 +7,7 @@ import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
+import io.courier.scheduler.primitives.OpenHostPorts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -50,8 +51,12 @@ public final class OrderEnforcer {
         Arrays.fill(rate, 0, n, 0.0);
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
+            OpenHostPorts open = new OpenHostPorts(state.network(), residual);
             for (int c : coflowsInOrder(state, decision)) {
-                GreedyTopUp.applyToCoflow(state, c, residual, rate);
+                if (open.exhausted()) {
+                    break; // every later coflow would find a spent port on each of its flows
+                }
+                GreedyTopUp.applyToCoflow(state, c, open, rate);
             }
         } else {
             // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.

@@ -274,17 +274,50 @@ public final class ClusterState {
         }
         double[] load = aggregates.loads(coflowIndex);
         if (load == null) {
-            load = new double[2 * network.hostCount()];
-            double[] rem = columns.remaining;
-            for (int f : open) {
+            CoflowAggregates.StaleLoads stale = aggregates.staleLoads(coflowIndex);
+            load = stale != null ? refreshed(coflowIndex, stale) : summed(open);
+            aggregates.loads(coflowIndex, load);
+        }
+        return load;
+    }
+
+    /** Every unfinished flow's remaining bytes added to its up and its down port, in flow order. */
+    private double[] summed(int[] open) {
+        double[] load = new double[2 * network.hostCount()];
+        double[] rem = columns.remaining;
+        for (int f : open) {
+            double r = rem[f];
+            if (Double.isNaN(r)) {
+                remaining(f); // an unknown size: throws with the flow named
+            }
+            load[network.up(columns.src[f])] += r;
+            load[network.down(columns.dst[f])] += r;
+        }
+        return load;
+    }
+
+    /**
+     * Earlier loads with the out-of-date ports summed again over the port's host group, whose flows ascend: the
+     * additions {@link #summed} makes for that port, in the same order, so the same value to the last bit.
+     */
+    private double[] refreshed(int coflowIndex, CoflowAggregates.StaleLoads stale) {
+        double[] load = stale.base.clone();
+        double[] rem = columns.remaining;
+        int hosts = network.hostCount();
+        for (int p : stale.ports) {
+            boolean up = p < hosts; // the loads' layout: up ports 0..hosts-1, then the down ports
+            int host = up ? p : p - hosts;
+            PortGroups g = up ? unfinishedBySrc(coflowIndex) : unfinishedByDst(coflowIndex);
+            double sum = 0.0;
+            for (int k = g.from(host); k < g.to(host); k++) {
+                int f = g.flow(k);
                 double r = rem[f];
                 if (Double.isNaN(r)) {
                     remaining(f); // an unknown size: throws with the flow named
                 }
-                load[network.up(columns.src[f])] += r;
-                load[network.down(columns.dst[f])] += r;
+                sum += r;
             }
-            aggregates.loads(coflowIndex, load);
+            load[p] = sum;
         }
         return load;
     }

@@ -19,16 +19,33 @@ final class CoflowAggregates {
         }
     }
 
+    /**
+     * Loads computed for an earlier state of the coflow, right except on some ports (host ports, as the loads index
+     * them): where a flow's sent bytes or finished flag changed since. Those ports are summed again over the
+     * coflow's host groups, in the same flow order as a whole sum, so the result is the same to the last bit.
+     */
+    static final class StaleLoads {
+        final double[] base;
+        final int[] ports;
+
+        StaleLoads(double[] base, int[] ports) {
+            this.base = base;
+            this.ports = ports;
+        }
+    }
+
     /** {@link #groups} by source host. */
     static final int SRC = 0;
     /** {@link #groups} by destination host. */
     static final int DST = 1;
 
     private final Loads[] loads;
+    private final StaleLoads[] stale;
     private final PortGroups[][] groups; // [SRC or DST][coflow]
 
     CoflowAggregates(int coflows) {
         loads = new Loads[coflows];
+        stale = new StaleLoads[coflows];
         groups = new PortGroups[][] {new PortGroups[coflows], new PortGroups[coflows]};
     }
 
@@ -42,6 +59,39 @@ final class CoflowAggregates {
         loads[coflow] = new Loads(value);
     }
 
+    /** The earlier loads of {@code coflow} and the ports where they are out of date, or null (see {@link StaleLoads}). */
+    StaleLoads staleLoads(int coflow) {
+        return stale[coflow];
+    }
+
+    /**
+     * Notes that the loads {@code prev} had (or itself knew as stale) for coflow {@code from} hold for coflow
+     * {@code to} of these aggregates except on {@code ports} (distinct): nothing when {@code prev} knew neither.
+     */
+    void staleLoads(int to, CoflowAggregates prev, int from, int[] ports, int portCount) {
+        Loads known = prev.loads[from];
+        if (known != null) {
+            stale[to] = new StaleLoads(known.perPort, java.util.Arrays.copyOf(ports, portCount));
+            return;
+        }
+        StaleLoads older = prev.stale[from];
+        if (older == null) {
+            return;
+        }
+        int[] union = java.util.Arrays.copyOf(older.ports, older.ports.length + portCount);
+        int n = older.ports.length;
+        for (int k = 0; k < portCount; k++) {
+            boolean seen = false;
+            for (int j = 0; j < older.ports.length && !seen; j++) {
+                seen = older.ports[j] == ports[k];
+            }
+            if (!seen) {
+                union[n++] = ports[k];
+            }
+        }
+        stale[to] = new StaleLoads(older.base, java.util.Arrays.copyOf(union, n));
+    }
+
     /** The groups of {@code coflow} by {@code side} ({@link #SRC} or {@link #DST}), or null when not computed yet. */
     PortGroups groups(int side, int coflow) {
         return groups[side][coflow];
@@ -53,10 +103,14 @@ final class CoflowAggregates {
 
     /**
      * Takes the sums of coflow {@code from} of {@code prev} (a state built before) for coflow {@code to} of this
-     * one, whose flows are the same flows with the same values, {@code shift} positions further on.
+     * one, whose flows are the same flows with the same endpoints and finished flags, {@code shift} positions
+     * further on: the host groups, and the loads when {@code withLoads} (the sent bytes are the same too).
      */
-    void carry(int to, CoflowAggregates prev, int from, int shift) {
-        loads[to] = prev.loads[from];
+    void carry(int to, CoflowAggregates prev, int from, int shift, boolean withLoads) {
+        if (withLoads) {
+            loads[to] = prev.loads[from];
+            stale[to] = prev.stale[from];
+        }
         for (int side = SRC; side <= DST; side++) {
             PortGroups g = prev.groups[side][from];
             groups[side][to] = g == null ? null : g.shifted(shift);
@@ -74,6 +128,7 @@ final class CoflowAggregates {
         for (int c = 0; c < n; c++) {
             if (!valuesChanged[c]) {
                 next.loads[c] = loads[c];
+                next.stale[c] = stale[c];
             }
             if (!finishedChanged[c]) {
                 next.groups[SRC][c] = groups[SRC][c];
@@ -81,5 +136,17 @@ final class CoflowAggregates {
             }
         }
         return next;
+    }
+
+    /**
+     * Sets the groups of {@code coflow} to those it had in {@code prev} (the aggregates this revision started from)
+     * without the flows {@code finished[from..to)} (ascending flow indices of the coflow, unfinished in {@code prev},
+     * finished now); groups {@code prev} had not computed stay uncomputed.
+     */
+    void groupsWithout(int coflow, CoflowAggregates prev, int[] finished, int from, int to, int[] srcOf, int[] dstOf) {
+        PortGroups bySrc = prev.groups[SRC][coflow];
+        PortGroups byDst = prev.groups[DST][coflow];
+        groups[SRC][coflow] = bySrc == null ? null : bySrc.without(finished, from, to, srcOf);
+        groups[DST][coflow] = byDst == null ? null : byDst.without(finished, from, to, dstOf);
     }
 }

@@ -88,6 +88,16 @@ public final class ColumnarStateBuilder {
     private Revisable carrySource;
     /** For each coflow of the state being built: the index of the same coflow in {@link #carrySource}, or -1. */
     private int[] carryFrom = new int[16];
+    /** For each coflow with a {@link #carryFrom}: whether its sent bytes are the same too (then its loads carry). */
+    private boolean[] carryLoads = new boolean[16];
+    /**
+     * For each coflow with a {@link #carryFrom} but other sent bytes: the host ports of the flows whose sent bytes
+     * differ (its loads carry as {@link CoflowAggregates.StaleLoads}); null otherwise.
+     */
+    private int[][] carryStalePorts = new int[16][];
+    /** Scratch for collecting distinct host ports ({@link #markPorts}), 2 · hosts long once used. */
+    private int[] portBuf;
+    private boolean[] portMarked;
     private boolean revising;
     private int[] revised = new int[16];
     private int revisedCount;
@@ -97,6 +107,9 @@ public final class ColumnarStateBuilder {
     private boolean[] coflowValuesRevised = new boolean[0];
     /** Whether a revised flow went from finished back to unfinished (then the unfinished lists are rebuilt whole). */
     private boolean unfinishing;
+    /** The revised flows that went from unfinished to finished, the first {@link #finishingCount} (in call order). */
+    private int[] finishing = new int[16];
+    private int finishingCount;
 
     /** @param expectedFlows room reserved up front (the arrays grow when it is exceeded) */
     public ColumnarStateBuilder(Network network, int expectedCoflows, int expectedFlows) {
@@ -167,6 +180,7 @@ public final class ColumnarStateBuilder {
         revising = true;
         revisedCount = 0;
         unfinishing = false;
+        finishingCount = 0;
         if (coflowRevised.length < coflows.size()) {
             coflowRevised = new boolean[coflows.size()];
             coflowValuesRevised = new boolean[coflows.size()];
@@ -202,6 +216,12 @@ public final class ColumnarStateBuilder {
         if (finished[index] != done) {
             coflowRevised[coflowOfBuf[index]] = true;
             unfinishing |= !done;
+            if (done) {
+                if (finishingCount == finishing.length) {
+                    finishing = Arrays.copyOf(finishing, 2 * finishingCount);
+                }
+                finishing[finishingCount++] = index;
+            }
         }
         if (finished[index] != done || Double.compare(sent[index], sentBytes) != 0) {
             coflowValuesRevised[coflowOfBuf[index]] = true;
@@ -243,6 +263,8 @@ public final class ColumnarStateBuilder {
         coflowStart[coflows.size() - 1] = flows;
         if (carryFrom.length < coflows.size()) {
             carryFrom = Arrays.copyOf(carryFrom, 2 * coflows.size());
+            carryLoads = Arrays.copyOf(carryLoads, carryFrom.length);
+            carryStalePorts = Arrays.copyOf(carryStalePorts, carryFrom.length);
         }
         carryFrom[coflows.size() - 1] = -1;
         return this;
@@ -336,12 +358,12 @@ public final class ColumnarStateBuilder {
 
     /**
      * Notes whether the coflow added last, whose flows are about to be copied to {@link #flows} onwards, is a
-     * coflow of the state built before with the same flows (ids, endpoints, sizes, sent bytes, finished flags):
-     * then its per-coflow sums stay valid, shifted to its new place. Its old values are still in the columns when
-     * it has not moved right: everything copied so far lies before its new place, hence before its old one (and
-     * flow ids are unique, so an overwritten old place could not pass the id check anyway). A coflow that moved
-     * right, or one added flow by flow, computes its sums afresh. Costs one comparison pass over the coflow's
-     * flows, against recomputing its sums and host groups at their first use.
+     * coflow of the state built before with the same flows (ids, endpoints, sizes, finished flags): then its host
+     * groups stay valid, shifted to its new place, and so do its loads if the sent bytes are the same as well. Its old
+     * values are still in the columns when it has not moved right: everything copied so far lies before its new
+     * place, hence before its old one (and flow ids are unique, so an overwritten old place could not pass the id
+     * check anyway). A coflow that moved right, or one added flow by flow, computes its sums afresh. Costs one
+     * comparison pass over the coflow's flows, against recomputing its sums and host groups at their first use.
      */
     private void carry(long firstId, int from, int count, int[] srcs, int[] dsts, double[] sizes, double[] sents,
             boolean[] dones) {
@@ -361,15 +383,23 @@ public final class ColumnarStateBuilder {
                 || id[oldStart + count - 1] != firstId + count - 1) {
             return;
         }
+        int stalePorts = 0;
         for (int k = 0; k < count; k++) {
             int i = oldStart + k;
             int j = from + k;
             if (src[i] != srcs[j] || dst[i] != dsts[j] || finished[i] != dones[j]
-                    || Double.compare(size[i], sizes[j]) != 0 || Double.compare(sent[i], sents[j]) != 0) {
+                    || Double.compare(size[i], sizes[j]) != 0) {
+                clearPortMarks(stalePorts);
                 return;
+            }
+            if (Double.compare(sent[i], sents[j]) != 0) {
+                stalePorts = markPorts(i, stalePorts);
             }
         }
         carryFrom[c] = old;
+        carryLoads[c] = stalePorts == 0;
+        carryStalePorts[c] = stalePorts == 0 ? null : Arrays.copyOf(portBuf, stalePorts);
+        clearPortMarks(stalePorts);
     }
 
     /** Whether every flow of the range passes {@link #flow}'s checks on hosts and values. */
@@ -445,7 +475,12 @@ public final class ColumnarStateBuilder {
             for (int c = 0; c < nc; c++) {
                 int old = carryFrom[c];
                 if (old >= 0) {
-                    aggregates.carry(c, carrySource.aggregates, old, coflowStart[c] - carrySource.starts[old]);
+                    aggregates.carry(c, carrySource.aggregates, old, coflowStart[c] - carrySource.starts[old],
+                            carryLoads[c]);
+                    if (carryStalePorts[c] != null) {
+                        aggregates.staleLoads(c, carrySource.aggregates, old, carryStalePorts[c],
+                                carryStalePorts[c].length);
+                    }
                 }
             }
             carrySource = null;
@@ -469,17 +504,35 @@ public final class ColumnarStateBuilder {
         }
         int nc = coflows.size();
         CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised);
+        markStaleLoads(prev.aggregates, aggregates);
         Arrays.fill(coflowValuesRevised, 0, nc, false);
         int[][] unfinished = prev.unfinished;
-        for (int c = 0; c < nc; c++) {
-            if (coflowRevised[c]) {
-                if (!anyFinishedChanged) {
-                    unfinished = unfinished.clone(); // the last state's lists stay as they were
-                    anyFinishedChanged = true;
+        if (unfinishing) {
+            for (int c = 0; c < nc; c++) {
+                if (coflowRevised[c]) {
+                    if (!anyFinishedChanged) {
+                        unfinished = unfinished.clone(); // the last state's lists stay as they were
+                        anyFinishedChanged = true;
+                    }
+                    unfinished[c] = unfinished(prev.byCoflow[c], finished);
+                    coflowRevised[c] = false;
                 }
-                // Flows only finishing (the usual revision): what is left of the last list, not the whole coflow.
-                unfinished[c] = unfinished(unfinishing ? prev.byCoflow[c] : prev.unfinished[c], finished);
+            }
+        } else if (finishingCount > 0) {
+            // Flows only finishing (the usual revision): each list and host group loses its coflow's finished flows,
+            // copied around them, instead of being filtered or regrouped over all the coflow's flows.
+            unfinished = unfinished.clone();
+            Arrays.sort(finishing, 0, finishingCount); // a coflow's flows are side by side
+            for (int j = 0; j < finishingCount; ) {
+                int c = coflowOfBuf[finishing[j]];
+                int e = j + 1;
+                while (e < finishingCount && coflowOfBuf[finishing[e]] == c) {
+                    e++;
+                }
+                unfinished[c] = without(prev.unfinished[c], finishing, j, e);
+                aggregates.groupsWithout(c, prev.aggregates, finishing, j, e, src, dst);
                 coflowRevised[c] = false;
+                j = e;
             }
         }
         FlowColumns columns = prev.columns; // the same arrays, revised in place
@@ -551,6 +604,79 @@ public final class ColumnarStateBuilder {
             shared[pair] = r;
         }
         return r;
+    }
+
+    /**
+     * For each coflow whose loads a revision drops ({@link #coflowValuesRevised}): the host ports of its revised
+     * flows, where the loads it had before are out of date (a revised flow whose values did not change only adds a
+     * port summed again for nothing).
+     */
+    private void markStaleLoads(CoflowAggregates before, CoflowAggregates after) {
+        int[] order = Arrays.copyOf(revised, revisedCount);
+        Arrays.sort(order); // a coflow's flows are side by side
+        for (int j = 0; j < order.length; ) {
+            int c = coflowOfBuf[order[j]];
+            int e = j + 1;
+            while (e < order.length && coflowOfBuf[order[e]] == c) {
+                e++;
+            }
+            if (coflowValuesRevised[c]) {
+                int n = 0;
+                for (int k = j; k < e; k++) {
+                    n = markPorts(order[k], n);
+                }
+                after.staleLoads(c, before, c, portBuf, n);
+                clearPortMarks(n);
+            }
+            j = e;
+        }
+    }
+
+    /** Adds the up and down port of flow {@code i} to {@link #portBuf}{@code [0..n)} unless marked; returns the new n. */
+    private int markPorts(int i, int n) {
+        int hosts = network.hostCount();
+        if (portBuf == null) {
+            portBuf = new int[2 * hosts];
+            portMarked = new boolean[2 * hosts];
+        }
+        int up = network.up(src[i]);
+        int down = network.down(dst[i]);
+        if (!portMarked[up]) {
+            portMarked[up] = true;
+            portBuf[n++] = up;
+        }
+        if (!portMarked[down]) {
+            portMarked[down] = true;
+            portBuf[n++] = down;
+        }
+        return n;
+    }
+
+    private void clearPortMarks(int n) {
+        for (int k = 0; k < n; k++) {
+            portMarked[portBuf[k]] = false;
+        }
+    }
+
+    /**
+     * {@code list} (ascending) without {@code drop[from..to)} (ascending, every one of them in {@code list}), copied
+     * in runs around them.
+     */
+    private static int[] without(int[] list, int[] drop, int from, int to) {
+        int[] out = new int[list.length - (to - from)];
+        int copied = 0;
+        int o = 0;
+        for (int j = from; j < to; j++) {
+            int at = Arrays.binarySearch(list, copied, list.length, drop[j]);
+            if (at < 0) {
+                throw new IllegalStateException("flow index " + drop[j] + " finished but was not unfinished");
+            }
+            System.arraycopy(list, copied, out, o, at - copied);
+            o += at - copied;
+            copied = at + 1;
+        }
+        System.arraycopy(list, copied, out, o, list.length - copied);
+        return out;
     }
 
     private static int[] unfinished(int[] members, boolean[] fin) {

@@ -39,6 +39,47 @@ public final class PortGroups {
         return new PortGroups(flows, start, 0);
     }
 
+    /**
+     * These groups without the flows {@code drop[from..to)} (flow indices, each in these groups), whose hosts are
+     * {@code host[f]}: the rest is copied in runs, so a few flows finishing in a large coflow cost a copy, not a
+     * regrouping.
+     */
+    PortGroups without(int[] drop, int from, int to, int[] host) {
+        int k = to - from;
+        long[] keys = new long[k];
+        for (int j = 0; j < k; j++) {
+            int f = drop[from + j];
+            keys[j] = (long) host[f] << 32 | f; // by host, then flow: the order of the entries
+        }
+        java.util.Arrays.sort(keys);
+        int[] at = new int[k];
+        for (int j = 0; j < k; j++) {
+            int h = (int) (keys[j] >>> 32);
+            int f = (int) keys[j];
+            at[j] = java.util.Arrays.binarySearch(flows, start[h], start[h + 1], f - offset);
+            if (at[j] < 0) {
+                throw new IllegalStateException("flow index " + f + " is not in the group of host " + h);
+            }
+        }
+        int[] out = new int[flows.length - k];
+        int copied = 0;
+        int o = 0;
+        for (int j = 0; j < k; j++) {
+            System.arraycopy(flows, copied, out, o, at[j] - copied);
+            o += at[j] - copied;
+            copied = at[j] + 1;
+        }
+        System.arraycopy(flows, copied, out, o, flows.length - copied);
+        int[] outStart = new int[start.length];
+        for (int h = 0, j = 0; h < start.length; h++) {
+            while (j < k && at[j] < start[h]) {
+                j++;
+            }
+            outStart[h] = start[h] - j;
+        }
+        return new PortGroups(out, outStart, offset);
+    }
+
     public int from(int host) {
         return start[host];
     }

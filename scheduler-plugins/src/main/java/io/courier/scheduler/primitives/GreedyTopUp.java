@@ -22,40 +22,54 @@ public final class GreedyTopUp {
      * whose open ports carry fewer of them.
      */
     public static void applyToCoflow(ClusterState state, int c, double[] residual, double[] rate) {
+        applyToCoflow(state, c, new OpenHostPorts(state.network(), residual), rate);
+    }
+
+    /**
+     * {@link #applyToCoflow(ClusterState, int, double[], double[])} on {@code open}'s residual array, looking only at
+     * the ports {@code open} still lists: an enforcer that tops up coflow after coflow keeps one {@link OpenHostPorts}
+     * for all of them. The result is the same: a spent port contributes no candidate either way.
+     */
+    public static void applyToCoflow(ClusterState state, int c, OpenHostPorts open, double[] rate) {
+        if (open.exhausted()) {
+            return;
+        }
         Network net = state.network();
-        double eps = net.rateEpsilon();
-        int hosts = net.hostCount();
+        double[] residual = open.residual();
         PortGroups bySrc = state.unfinishedBySrc(c);
         PortGroups byDst = state.unfinishedByDst(c);
         int viaSrc = 0;
         int viaDst = 0;
-        for (int h = 0; h < hosts; h++) {
-            if (residual[net.up(h)] > eps) {
-                viaSrc += bySrc.count(h);
-            }
-            if (residual[net.down(h)] > eps) {
-                viaDst += byDst.count(h);
-            }
+        int[] upHosts = open.hosts(true);
+        for (int k = 0, n = open.count(true); k < n; k++) {
+            viaSrc += bySrc.count(upHosts[k]);
         }
-        if (viaSrc == 0 || viaDst == 0) {
+        if (viaSrc == 0) {
             return;
         }
-        int[] open = state.unfinishedFlowsOf(c);
+        int[] downHosts = open.hosts(false);
+        for (int k = 0, n = open.count(false); k < n; k++) {
+            viaDst += byDst.count(downHosts[k]);
+        }
+        if (viaDst == 0) {
+            return;
+        }
+        int[] flows = state.unfinishedFlowsOf(c);
         int via = Math.min(viaSrc, viaDst);
-        if (via > open.length / 4) {
-            apply(state, open, residual, rate); // most flows are candidates: filtering and sorting would cost more
+        if (via > flows.length / 4) {
+            apply(state, flows, residual, rate); // most flows are candidates: filtering and sorting would cost more
             return;
         }
+        double eps = net.rateEpsilon();
         boolean srcSide = viaSrc <= viaDst;
         PortGroups groups = srcSide ? bySrc : byDst;
+        int[] hosts = open.hosts(srcSide);
         int[] candidates = new int[via];
         int n = 0;
-        for (int h = 0; h < hosts; h++) {
-            if (residual[srcSide ? net.up(h) : net.down(h)] <= eps) {
-                continue;
-            }
-            for (int k = groups.from(h); k < groups.to(h); k++) {
-                int f = groups.flow(k);
+        for (int k = 0, m = open.count(srcSide); k < m; k++) {
+            int h = hosts[k];
+            for (int j = groups.from(h); j < groups.to(h); j++) {
+                int f = groups.flow(j);
                 int other = srcSide ? net.down(state.dst(f)) : net.up(state.src(f));
                 if (residual[other] > eps) {
                     candidates[n++] = f;

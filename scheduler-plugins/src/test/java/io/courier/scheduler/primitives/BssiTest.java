@@ -86,4 +86,79 @@ class BssiTest {
         assertArrayEquals(new int[0], Bssi.order(new double[0][], new double[0]));
         assertArrayEquals(new int[] {0}, Bssi.order(new double[][] {{3, 0}}, new double[] {2}));
     }
+
+    /**
+     * {@link Bssi#order} visits only the coflows loaded at each step's bottleneck; it must give exactly the order of
+     * the spec's plain loop over every unplaced coflow ({@link #orderByScanningAll}), on random sparse loads with
+     * many exact ties (small integer loads and weights), coflows with no load at all, and all-zero matrices.
+     */
+    @Test
+    void sparseStepsGiveTheOrderOfAScanOverAllCoflows() {
+        java.util.Random rnd = new java.util.Random(5);
+        for (int trial = 0; trial < 2000; trial++) {
+            int n = 1 + rnd.nextInt(30);
+            int ports = 2 + rnd.nextInt(10);
+            double[][] load = new double[n][ports];
+            double[] weight = new double[n];
+            int density = rnd.nextInt(4);
+            for (int c = 0; c < n; c++) {
+                weight[c] = 1 + rnd.nextInt(5);
+                for (int p = 0; p < ports; p++) {
+                    if (density > 0 && rnd.nextInt(4) < density) {
+                        load[c][p] = trial % 2 == 0 ? 1 + rnd.nextInt(4) : rnd.nextDouble() * 100;
+                    }
+                }
+            }
+            assertArrayEquals(orderByScanningAll(load, weight), Bssi.order(load, weight), "trial " + trial);
+        }
+    }
+
+    /** P6 as SCHEDULERS.md §0.5 writes it: every step scans every unplaced coflow and every port. */
+    private static int[] orderByScanningAll(double[][] load, double[] weight) {
+        int n = load.length;
+        int ports = load[0].length;
+        int[] sigma = new int[n];
+        double[] wbar = weight.clone();
+        double[] total = new double[ports];
+        for (double[] l : load) {
+            for (int p = 0; p < ports; p++) {
+                total[p] += l[p];
+            }
+        }
+        boolean[] placed = new boolean[n];
+        for (int k = n - 1; k >= 0; k--) {
+            int b = 0;
+            for (int p = 1; p < ports; p++) {
+                if (total[p] > total[b]) {
+                    b = p;
+                }
+            }
+            int sel = -1;
+            double best = Double.POSITIVE_INFINITY;
+            for (int c = 0; c < n; c++) {
+                if (placed[c]) {
+                    continue;
+                }
+                double key = load[c][b] > 0 ? wbar[c] / load[c][b] : Double.POSITIVE_INFINITY;
+                boolean tie = key == best || !Double.isInfinite(key) && !Double.isInfinite(best)
+                        && Math.abs(key - best) <= 1e-12 * Math.max(1.0, Math.max(Math.abs(key), Math.abs(best)));
+                if (sel < 0 || tie || key < best) {
+                    sel = c;
+                    best = tie ? best : key;
+                }
+            }
+            sigma[k] = sel;
+            placed[sel] = true;
+            double theta = load[sel][b] > 0 ? wbar[sel] / load[sel][b] : 0.0;
+            for (int c = 0; c < n; c++) {
+                if (!placed[c]) {
+                    wbar[c] -= theta * load[c][b];
+                }
+            }
+            for (int p = 0; p < ports; p++) {
+                total[p] -= load[sel][p];
+            }
+        }
+        return sigma;
+    }
 }
