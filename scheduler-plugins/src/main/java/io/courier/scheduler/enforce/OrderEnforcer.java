@@ -8,6 +8,7 @@ import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
 import io.courier.scheduler.primitives.OpenHostPorts;
+import io.courier.scheduler.primitives.ToppedFlows;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,13 +52,7 @@ public final class OrderEnforcer {
         Arrays.fill(rate, 0, n, 0.0);
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
-            OpenHostPorts open = new OpenHostPorts(state.network(), residual);
-            for (int c : coflowsInOrder(state, decision)) {
-                if (open.exhausted()) {
-                    break; // every later coflow would find a spent port on each of its flows
-                }
-                GreedyTopUp.applyToCoflow(state, c, open, rate);
-            }
+            greedy(state, decision, residual, rate, null);
         } else {
             // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
             TreeMap<Integer, List<Integer>> classes = new TreeMap<>();
@@ -78,6 +73,37 @@ public final class OrderEnforcer {
             }
         }
         return rate;
+    }
+
+    /**
+     * E1 ({@link Enforcement#PRIORITY_GREEDY}) for an order-based decision, into {@code zeroed}, which must hold 0 at
+     * every index below {@code state.flowCount()}: the rates {@link #rates(ClusterState, Decision, Enforcement,
+     * double[])} gives, and in {@code topped} (cleared first) the flows with a positive rate — for a driver that keeps
+     * its rate buffer at 0 between decisions and then resets only those, rather than filling and scanning every
+     * flow's entry (a few hundred flows run among hundreds of thousands).
+     */
+    public static void greedyRates(ClusterState state, Decision decision, double[] zeroed, ToppedFlows topped) {
+        if (decision.type() != SchedulerType.ORDER_BASED) {
+            throw new IllegalArgumentException("greedy enforcement needs an order-based decision, got "
+                    + decision.type());
+        }
+        if (zeroed.length < state.flowCount()) {
+            throw new IllegalArgumentException("rate buffer has room for " + zeroed.length + " of "
+                    + state.flowCount() + " flows");
+        }
+        topped.clear();
+        greedy(state, decision, state.residualCapacities(false), zeroed, topped);
+    }
+
+    private static void greedy(ClusterState state, Decision decision, double[] residual, double[] rate,
+            ToppedFlows topped) {
+        OpenHostPorts open = new OpenHostPorts(state.network(), residual);
+        for (int c : coflowsInOrder(state, decision)) {
+            if (open.exhausted()) {
+                break; // every later coflow would find a spent port on each of its flows
+            }
+            GreedyTopUp.applyToCoflow(state, c, open, rate, topped);
+        }
     }
 
     /** Coflow indices in decision order, then the active coflows the order does not mention. */

@@ -22,15 +22,17 @@ public final class GreedyTopUp {
      * whose open ports carry fewer of them.
      */
     public static void applyToCoflow(ClusterState state, int c, double[] residual, double[] rate) {
-        applyToCoflow(state, c, new OpenHostPorts(state.network(), residual), rate);
+        applyToCoflow(state, c, new OpenHostPorts(state.network(), residual), rate, null);
     }
 
     /**
      * {@link #applyToCoflow(ClusterState, int, double[], double[])} on {@code open}'s residual array, looking only at
      * the ports {@code open} still lists: an enforcer that tops up coflow after coflow keeps one {@link OpenHostPorts}
-     * for all of them. The result is the same: a spent port contributes no candidate either way.
+     * for all of them. The result is the same: a spent port contributes no candidate either way. A flow whose rate
+     * was 0 and is topped up is added to {@code topped} when that is not null.
      */
-    public static void applyToCoflow(ClusterState state, int c, OpenHostPorts open, double[] rate) {
+    public static void applyToCoflow(ClusterState state, int c, OpenHostPorts open, double[] rate,
+            ToppedFlows topped) {
         if (open.exhausted()) {
             return;
         }
@@ -57,7 +59,7 @@ public final class GreedyTopUp {
         int[] flows = state.unfinishedFlowsOf(c);
         int via = Math.min(viaSrc, viaDst);
         if (via > flows.length / 4) {
-            apply(state, flows, residual, rate); // most flows are candidates: filtering and sorting would cost more
+            apply(state, flows, residual, rate, topped); // most flows are candidates: filtering and sorting cost more
             return;
         }
         double eps = net.rateEpsilon();
@@ -81,11 +83,15 @@ public final class GreedyTopUp {
         }
         candidates = Arrays.copyOf(candidates, n);
         Arrays.sort(candidates); // the coflow's flow order, which decides who takes a shared port first
-        apply(state, candidates, residual, rate);
+        apply(state, candidates, residual, rate, topped);
     }
 
     /** Tops up {@code flows} in order; finished flows are skipped. */
     public static void apply(ClusterState state, int[] flows, double[] residual, double[] rate) {
+        apply(state, flows, residual, rate, null);
+    }
+
+    private static void apply(ClusterState state, int[] flows, double[] residual, double[] rate, ToppedFlows topped) {
         Network net = state.network();
         double eps = net.rateEpsilon();
         if (net.linkCount() == 0) {
@@ -100,6 +106,9 @@ public final class GreedyTopUp {
                 double a = Math.min(residual[up], residual[down]);
                 if (a <= eps) {
                     continue;
+                }
+                if (topped != null && rate[f] == 0.0) {
+                    topped.add(f);
                 }
                 rate[f] += a;
                 residual[up] = Math.max(0.0, residual[up] - a);
@@ -118,6 +127,9 @@ public final class GreedyTopUp {
             }
             if (a <= eps) {
                 continue;
+            }
+            if (topped != null && rate[f] == 0.0) {
+                topped.add(f);
             }
             rate[f] += a;
             for (int p : res) {

@@ -126,4 +126,56 @@ class OrderEnforcerTest {
         assertArrayEquals(new double[] {0.0, 0.25, 0.0}, byId(s, r), 0.0);
         assertEquals(3, r.length);
     }
+
+    /**
+     * {@link OrderEnforcer#greedyRates} into a zeroed buffer gives E1's rates bit for bit and lists exactly the flows
+     * with a positive rate, ascending — on random states (shuffled orders, partial orders, finished flows, many
+     * coflows sharing few hosts) — and rejects what it cannot enforce.
+     */
+    @Test
+    void greedyRatesAreE1sRatesWithTheirPositiveFlowsListed() {
+        java.util.Random rnd = new java.util.Random(17);
+        io.courier.scheduler.primitives.ToppedFlows topped = new io.courier.scheduler.primitives.ToppedFlows();
+        for (int trial = 0; trial < 300; trial++) {
+            int hosts = 2 + rnd.nextInt(8);
+            Network.Builder nb = Network.builder();
+            for (int h = 0; h < hosts; h++) {
+                nb.host("h" + h, 1 + rnd.nextInt(3), 1 + rnd.nextInt(3));
+            }
+            Network net = nb.build();
+            ClusterState.Builder b = ClusterState.builder(net).now(0.0);
+            int coflows = 1 + rnd.nextInt(8);
+            List<CoflowId> order = new java.util.ArrayList<>();
+            long id = 1;
+            for (int c = 0; c < coflows; c++) {
+                CoflowId cid = CoflowId.of(c + 1);
+                b.coflow(new Coflow(cid, c, 1.0));
+                for (int k = 0, n = 1 + rnd.nextInt(12); k < n; k++) {
+                    b.flow(Flow.builder(FlowId.of(id++), cid, rnd.nextInt(hosts), rnd.nextInt(hosts)).size(10)
+                            .sent(rnd.nextInt(10)).finished(rnd.nextInt(6) == 0).build());
+                }
+                if (rnd.nextInt(4) > 0) {
+                    order.add(cid);
+                }
+            }
+            Collections.shuffle(order, rnd);
+            ClusterState s = b.build();
+            Decision d = Decision.ofOrder(order, Collections.<FlowId, Integer>emptyMap());
+            double[] expected = OrderEnforcer.rates(s, d, Enforcement.PRIORITY_GREEDY);
+            double[] zeroed = new double[s.flowCount() + rnd.nextInt(3)];
+            OrderEnforcer.greedyRates(s, d, zeroed, topped);
+            assertArrayEquals(expected, Arrays.copyOf(zeroed, s.flowCount()), "trial " + trial);
+            int[] listed = new int[topped.count()];
+            topped.sortedInto(listed);
+            int[] positive = java.util.stream.IntStream.range(0, s.flowCount()).filter(f -> expected[f] > 0).toArray();
+            assertArrayEquals(positive, listed, "trial " + trial + ": flows listed");
+        }
+        ClusterState s = stream3(false, 1.0);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> OrderEnforcer.greedyRates(s, Decision.ofOrder(Arrays.asList(C1, C2),
+                        Collections.<FlowId, Integer>emptyMap()), new double[1], topped));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> OrderEnforcer.greedyRates(s, Decision.ofRates(new HashMap<FlowId, Double>()),
+                        new double[s.flowCount()], topped));
+    }
 }

@@ -10,6 +10,8 @@ import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.FlowId;
 import io.courier.scheduler.model.Network;
+import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.ToppedFlows;
 import io.courier.simulator.workload.Workload;
 import io.courier.simulator.workload.WorkloadCoflow;
 import java.util.ArrayList;
@@ -67,6 +69,12 @@ public final class FluidSimulator {
     private long[] keyBuf = new long[0];
     /** The rates of the current interval, by position (the enforcer writes them; the Epoch reads them). */
     private double[] rateBuf = new double[0];
+    /**
+     * Whether {@link #rateBuf} is 0 everywhere but at {@link #positiveBuf}'s positions: after an E1 decision, whose
+     * flows with a rate {@link OrderEnforcer#greedyRates} lists ({@link #topped}); the next one then resets only those.
+     */
+    private boolean rateBufSparse;
+    private final ToppedFlows topped = new ToppedFlows();
     /** Positions of the current interval with a positive rate, the first {@link #positiveCount}. */
     private int[] positiveBuf = new int[0];
     private int positiveCount;
@@ -247,13 +255,33 @@ public final class FluidSimulator {
         if (rateBuf.length < snap.count) {
             rateBuf = new double[grown(snap.count)];
         }
-        double[] rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
+        double[] rate;
         List<int[]> networkFlows = null;
-        if (courier != null) {
-            networkFlows = new ArrayList<>();
-            rate = courier.apply(snap.state, decision, networkFlows);
+        boolean sparse = courier == null && decision.type() == SchedulerType.ORDER_BASED
+                && scheduler.enforcement() == CoflowScheduler.Enforcement.PRIORITY_GREEDY;
+        if (sparse) {
+            // E1 says which flows it gave a rate; the buffer is reset at the last interval's positives only.
+            if (rateBufSparse) {
+                for (int k = 0; k < positiveCount; k++) {
+                    rateBuf[positiveBuf[k]] = 0.0;
+                }
+            } else {
+                Arrays.fill(rateBuf, 0.0);
+            }
+            rate = rateBuf;
+            OrderEnforcer.greedyRates(snap.state, decision, rate, topped);
+            positiveBuf = atLeast(positiveBuf, topped.count());
+            topped.sortedInto(positiveBuf);
+            positiveCount = topped.count();
+        } else {
+            rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
+            if (courier != null) {
+                networkFlows = new ArrayList<>();
+                rate = courier.apply(snap.state, decision, networkFlows);
+            }
+            collectPositive(snap.state, rate, now);
         }
-        collectPositive(snap.state, rate, now);
+        rateBufSparse = sparse;
         int[] portFlows = networkFlows != null ? meter.portCounts(networkFlows)
                 : meter.portCounts(snap.state, positiveBuf, positiveCount);
         checkCapacity(snap.state, rate, now);
