@@ -165,9 +165,12 @@ public final class ColumnarStateBuilder {
      * Reopens the state this reusable builder built last for new values of some of its flows
      * ({@link #reviseFlow}); {@link #build} then makes a state with the same coflows and flows at the same
      * indices, reusing everything that depends only on which flows there are (coflow and flow indexes, resource
-     * lists, members) and redoing only what the revised values change. A driver whose flow set did not change
-     * since the last decision (no arrival, no departure) builds its next state in time proportional to the flows
-     * whose values changed, not to the state. The state built last must not be used from here on. If
+     * lists, members) and redoing only what the revised values change. Coflows may then be appended after the
+     * state's last one ({@link #coflow}, then their flows with {@link #flow} or {@link #flowRange}, after the
+     * revised values): the flows already there keep their indices. A driver whose flows did not change since the
+     * last decision but for their values and for coflows that arrived (no departure) builds its next state in time
+     * proportional to the flows that changed or came, not to the state. The state built last must not be used from
+     * here on. If
      * {@link #reviseFlow} rejects a value, the revision ends there: {@link #build} then builds the whole state from
      * the values given so far, and the next revision needs a state built after that.
      */
@@ -197,8 +200,9 @@ public final class ColumnarStateBuilder {
         if (!revising) {
             throw new IllegalStateException("reviseFlow outside a revision (call revise first)");
         }
-        if (index < 0 || index >= flows) {
-            throw new IllegalArgumentException("flow index " + index + " outside the state's " + flows + " flows");
+        int own = last.starts[last.coflows.size()];
+        if (index < 0 || index >= own) {
+            throw new IllegalArgumentException("flow index " + index + " outside the state's " + own + " flows");
         }
         long flowId = id[index];
         if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(measured) && valid(lastDesired))) {
@@ -279,7 +283,7 @@ public final class ColumnarStateBuilder {
      */
     public ColumnarStateBuilder flow(long flowId, int from, int to, double bytes, double sentBytes, boolean done,
             double measured, double lastDesired) {
-        checkAppendable();
+        checkFlowAppendable();
         if (coflows.isEmpty()) {
             throw new IllegalArgumentException("flow-" + flowId + " added before any coflow");
         }
@@ -324,7 +328,7 @@ public final class ColumnarStateBuilder {
      */
     public ColumnarStateBuilder flowRange(long firstId, int from, int count, int[] srcs, int[] dsts, double[] sizes,
             double[] sents, boolean[] dones, double[] measuredRates, double[] lastDesiredRates) {
-        checkAppendable();
+        checkFlowAppendable();
         if (count <= 0) {
             return this;
         }
@@ -421,7 +425,15 @@ public final class ColumnarStateBuilder {
         checkOpen();
         built = true;
         if (revising) {
-            return buildRevision();
+            if (flows <= coflowOfBuf.length && last.columns.src == src) {
+                return buildRevision();
+            }
+            // The coflows appended outgrew the buffers the state lends: build the whole state from the columns, which
+            // hold every value given (the revised ones included).
+            revising = false;
+            last = null;
+            Arrays.fill(coflowRevised, false);
+            Arrays.fill(coflowValuesRevised, false);
         }
         int nc = coflows.size();
         coflowStart[nc] = flows;
@@ -502,13 +514,14 @@ public final class ColumnarStateBuilder {
             int i = revised[k];
             remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
         }
+        int own = prev.coflows.size();
         int nc = coflows.size();
-        CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised);
+        CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised, nc);
         markStaleLoads(prev.aggregates, aggregates);
-        Arrays.fill(coflowValuesRevised, 0, nc, false);
+        Arrays.fill(coflowValuesRevised, 0, own, false);
         int[][] unfinished = prev.unfinished;
         if (unfinishing) {
-            for (int c = 0; c < nc; c++) {
+            for (int c = 0; c < own; c++) {
                 if (coflowRevised[c]) {
                     if (!anyFinishedChanged) {
                         unfinished = unfinished.clone(); // the last state's lists stay as they were
@@ -535,14 +548,43 @@ public final class ColumnarStateBuilder {
                 j = e;
             }
         }
-        FlowColumns columns = prev.columns; // the same arrays, revised in place
         for (int k = 0; k < revisedCount; k++) {
             flowBuf[revised[k]] = null; // the other flows' objects are still right: their values did not change
         }
-        last = new Revisable(prev.coflows, prev.coflowIndex, prev.byCoflow, unfinished, prev.flowIndex, columns,
-                aggregates, prev.starts);
-        return state(prev.coflows, prev.coflowIndex, prev.flowIndex, coflowOfBuf, prev.byCoflow, resourceBuf,
-                unfinished, columns, aggregates, true);
+        if (nc == own) {
+            FlowColumns columns = prev.columns; // the same arrays, revised in place
+            last = new Revisable(prev.coflows, prev.coflowIndex, prev.byCoflow, unfinished, prev.flowIndex, columns,
+                    aggregates, prev.starts);
+            return state(prev.coflows, prev.coflowIndex, prev.flowIndex, coflowOfBuf, prev.byCoflow, resourceBuf,
+                    unfinished, columns, aggregates, true);
+        }
+        // Coflows appended after the state's last one (arrivals): the kept structure grows by their flows only.
+        int ownFlows = prev.starts[own];
+        coflowStart[nc] = flows;
+        List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
+        Map<CoflowId, Integer> cIndex = new HashMap<>(prev.coflowIndex);
+        int[][] byCoflow = Arrays.copyOf(prev.byCoflow, nc);
+        unfinished = Arrays.copyOf(unfinished, nc);
+        int hosts = network.hostCount();
+        for (int c = own; c < nc; c++) {
+            cIndex.put(cs.get(c).id(), c);
+            int from = coflowStart[c];
+            int[] members = new int[coflowStart[c + 1] - from];
+            for (int i = from; i < coflowStart[c + 1]; i++) {
+                coflowOfBuf[i] = c;
+                members[i - from] = i;
+                resourceBuf[i] = resources(pairTable, hosts, src[i], dst[i]);
+                remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
+            }
+            byCoflow[c] = members;
+            unfinished[c] = unfinished(members, finished);
+        }
+        Arrays.fill(flowBuf, ownFlows, flows, null); // objects of an older, longer state may sit there
+        FlowColumns columns = FlowColumns.sharing(flows, finished, src, dst, sent, remaining);
+        FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
+        last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates,
+                Arrays.copyOf(coflowStart, nc + 1));
+        return state(cs, cIndex, flowIndex, coflowOfBuf, byCoflow, resourceBuf, unfinished, columns, aggregates, true);
     }
 
     /**
@@ -717,8 +759,14 @@ public final class ColumnarStateBuilder {
 
     private void checkAppendable() {
         checkOpen();
-        if (revising) {
-            throw new IllegalStateException("a revision changes flows' values only: no coflow or flow may be added");
+    }
+
+    /** A flow may be added unless this is a revision that has not appended a coflow yet (the state's flows are fixed). */
+    private void checkFlowAppendable() {
+        checkOpen();
+        if (revising && coflows.size() == last.coflows.size()) {
+            throw new IllegalStateException("a revision changes the values of the state's flows and may append coflows "
+                    + "after its last one: a flow may be added only to a coflow the revision appended");
         }
     }
 

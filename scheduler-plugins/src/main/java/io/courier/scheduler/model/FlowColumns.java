@@ -36,6 +36,20 @@ final class FlowColumns {
         }
     }
 
+    private FlowColumns(int n, boolean[] finished, int[] src, int[] dst, double[] sent, double[] remaining) {
+        this.count = n;
+        this.finished = finished;
+        this.src = src;
+        this.dst = dst;
+        this.sent = sent;
+        this.remaining = remaining;
+    }
+
+    /** Columns over arrays whose first {@code n} entries, remaining bytes included, are already right. */
+    static FlowColumns sharing(int n, boolean[] finished, int[] src, int[] dst, double[] sent, double[] remaining) {
+        return new FlowColumns(n, finished, src, dst, sent, remaining);
+    }
+
     /**
      * Takes ownership of already validated columns ({@code size} NaN = unknown) of {@code n} flows.
      *

@@ -269,7 +269,82 @@ class ColumnarStateBuilderTest {
         }
     }
 
-    /** A revision changes values only, of a state a reusable builder built; bad values name the flow. */
+    /**
+     * Coflows appended to a revision (arrivals) give the state built whole with them: over six rounds that also
+     * revise the earlier flows (finishing some), append through {@code flowRange} and flow by flow, skip reading one
+     * round's state (sums out of date over two rounds), revise flows appended the round before, and append more flows
+     * than the buffers the states share can hold (the builder then builds the whole state).
+     */
+    @Test
+    void revisionAppendsArrivingCoflows() {
+        Random rnd = new Random(29);
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        ClusterState.Builder objects = ClusterState.builder(NET);
+        fill(rnd, 3, 30, 3, reusable.begin(), objects);
+        ClusterState first = objects.build();
+        assertSameState(first, reusable.build());
+        java.util.List<Coflow> coflows = new java.util.ArrayList<>(first.coflows());
+        java.util.List<Flow> flows = new java.util.ArrayList<>(first.flows());
+        long nextId = flows.get(flows.size() - 1).id().value() + 1;
+        for (int round = 0; round < 6; round++) {
+            double now = 20.0 + round;
+            reusable.revise(now);
+            for (int k = 0, changes = 1 + rnd.nextInt(15); k < changes; k++) {
+                int i = rnd.nextInt(flows.size());
+                Flow f = flows.get(i);
+                if (f.finished()) {
+                    continue;
+                }
+                boolean done = rnd.nextInt(3) == 0;
+                double sent = done ? f.size() : Math.min(f.size() - 1, f.sent() + rnd.nextInt(50));
+                reusable.reviseFlow(i, sent, done, 5, 5);
+                flows.set(i, Flow.builder(f.id(), f.coflow(), f.src(), f.dst()).size(f.size()).sent(sent)
+                        .finished(done).measuredRate(5).lastDesiredRate(5).build());
+            }
+            for (int j = 0, arrivals = 1 + rnd.nextInt(2); j < arrivals; j++) {
+                Coflow coflow = new Coflow(CoflowId.of(100 + 2 * round + j), 10.0 + round, 1 + j);
+                coflows.add(coflow);
+                reusable.coflow(coflow);
+                int n = round == 3 && j == 0 ? 1500 : 1 + rnd.nextInt(40); // round 3 outgrows the shared buffers
+                int[] src = new int[n];
+                int[] dst = new int[n];
+                double[] size = new double[n];
+                double[] sent = new double[n];
+                boolean[] done = new boolean[n];
+                double[] rate = new double[n];
+                for (int k = 0; k < n; k++) {
+                    src[k] = rnd.nextInt(5);
+                    dst[k] = rnd.nextInt(5);
+                    size[k] = 100 + rnd.nextInt(100);
+                    done[k] = rnd.nextInt(8) == 0;
+                    sent[k] = done[k] ? size[k] : rnd.nextInt(100);
+                    rate[k] = Double.NaN;
+                    flows.add(Flow.builder(FlowId.of(nextId + k), coflow.id(), src[k], dst[k]).size(size[k])
+                            .sent(sent[k]).finished(done[k]).build());
+                }
+                if (round % 2 == 0) {
+                    reusable.flowRange(nextId, 0, n, src, dst, size, sent, done, rate, rate);
+                } else {
+                    for (int k = 0; k < n; k++) {
+                        reusable.flow(nextId + k, src[k], dst[k], size[k], sent[k], done[k], rate[k], rate[k]);
+                    }
+                }
+                nextId += n;
+            }
+            ClusterState revised = reusable.build();
+            if (round == 1) {
+                continue; // nothing read: the next revision's sums are out of date on the ports of both rounds
+            }
+            ClusterState.Builder expected = ClusterState.builder(NET).now(now).coflows(coflows);
+            expected.flows(flows);
+            assertSameState(expected.build(), revised);
+        }
+    }
+
+    /**
+     * A revision changes the values of a state a reusable builder built and may append coflows after its last one;
+     * misuse and bad values are rejected with the flow named.
+     */
     @Test
     void revisionRejectsWhatItCannotDo() {
         assertThrows(IllegalStateException.class, () -> ColumnarStateBuilder.reusable(NET).revise(1.0));
@@ -283,10 +358,10 @@ class ColumnarStateBuilderTest {
                 .flow(5, 0, 1, 10, 0, false, Double.NaN, Double.NaN);
         reusable.build();
         reusable.revise(2.0);
-        assertThrows(IllegalStateException.class,
-                () -> reusable.coflow(new Coflow(CoflowId.of(2), 1.0, 1.0)));
-        assertThrows(IllegalStateException.class,
+        rejects(() -> reusable.coflow(new Coflow(CoflowId.of(0), 0.0, 1.0)), "coflow-0", "(arrival, id) order");
+        IllegalStateException noCoflow = assertThrows(IllegalStateException.class,
                 () -> reusable.flow(6, 0, 1, 10, 0, false, Double.NaN, Double.NaN));
+        assertTrue(noCoflow.getMessage().contains("only to a coflow the revision appended"), noCoflow.getMessage());
         rejects(() -> reusable.reviseFlow(1, 1, false, 1, 1), "flow index 1", "1 flows");
         rejects(() -> reusable.reviseFlow(0, -1, false, 1, 1), "flow-5", "coflow-1", "sent");
         // A rejected value ends the revision: build() builds the whole state, and a new revision can follow.

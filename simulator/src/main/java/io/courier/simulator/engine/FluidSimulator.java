@@ -84,8 +84,10 @@ public final class FluidSimulator {
      * network (no fetch model, so the set of flows changes only with the set of coflows).
      */
     private final boolean revisable;
-    /** Whether the set of active coflows changed since the last snapshot (then the next one is built whole). */
+    /** Whether a coflow left since the last snapshot (then the next one is built whole), or none was built yet. */
     private boolean structureChanged = true;
+    /** Coflows admitted since the last snapshot: a revision appends them (they come last in the state's order). */
+    private final List<Integer> admittedSinceSnapshot = new ArrayList<>();
     /**
      * Positions of the last snapshot whose flow is running with a last rate other than 0 (a rate of the last
      * interval, or NaN when never scheduled), the first {@link #dirtyCount}: the paused flows whose last rate the
@@ -97,6 +99,8 @@ public final class FluidSimulator {
     private int[] nextDirtyBuf = new int[0];
     /** Positions whose values the last interval's end changed (the flows the next revision re-reads). */
     private int[] touchedBuf = new int[0];
+    /** Flows in the last snapshot (the positions {@link #globalBuf} maps). */
+    private int snapshotCount;
     private int touchedCount;
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
@@ -162,9 +166,9 @@ public final class FluidSimulator {
             while (nextAdmission < coflows.size() && admission[nextAdmission] <= now) {
                 active.add(nextAdmission);
                 gate.admit(nextAdmission);
+                admittedSinceSnapshot.add(nextAdmission);
                 nextAdmission++;
                 admitted = true;
-                structureChanged = true;
             }
             if (active.isEmpty()) {
                 now = admission[nextAdmission];
@@ -463,6 +467,11 @@ public final class FluidSimulator {
         return Math.max(16, n + (n >> 2));
     }
 
+    /** {@code buf} when it holds at least {@code n} entries, else a larger copy of it. */
+    private static int[] keeping(int[] buf, int n) {
+        return buf.length >= n ? buf : Arrays.copyOf(buf, grown(n));
+    }
+
     /** {@code buf} when it holds at least {@code n} entries, else a fresh, larger array (its content is not kept). */
     private static int[] atLeast(int[] buf, int n) {
         return buf.length >= n ? buf : new int[grown(n)];
@@ -472,6 +481,7 @@ public final class FluidSimulator {
         if (columnar) {
             return columnarSnapshot(now, active, admission);
         }
+        admittedSinceSnapshot.clear(); // every snapshot on this path is built whole
         Network net = workload.network();
         ClusterState.Builder b = ClusterState.builder(net).now(now);
         int capacity = 0;
@@ -503,8 +513,9 @@ public final class FluidSimulator {
      */
     private Snapshot columnarSnapshot(double now, List<Integer> active, double[] admission) {
         if (revisable && !structureChanged) {
-            return revisedSnapshot(now);
+            return revisedSnapshot(now, admission);
         }
+        admittedSinceSnapshot.clear();
         int capacity = 0;
         for (int c : active) {
             capacity += table.flowsOfCoflow[c].length;
@@ -539,14 +550,17 @@ public final class FluidSimulator {
             }
         }
         structureChanged = false;
+        snapshotCount = n;
         return new Snapshot(b.build(), g, n, false);
     }
 
     /**
-     * The last snapshot with the values of the flows the last interval's end changed: the same flows at the same
-     * positions (no coflow arrived or left since), so {@link #globalBuf} still maps them.
+     * The last snapshot with the values of the flows the last interval's end changed, and the coflows admitted since
+     * appended (arrivals come last in the state's order): the flows it had stay at their positions, so
+     * {@link #globalBuf} still maps them and only the appended flows are added to it — and to {@link #dirtyBuf}, as
+     * running flows never scheduled.
      */
-    private Snapshot revisedSnapshot(double now) {
+    private Snapshot revisedSnapshot(double now, double[] admission) {
         ColumnarStateBuilder b = recycled.revise(now);
         int[] g = globalBuf;
         for (int k = 0; k < touchedCount; k++) {
@@ -556,7 +570,35 @@ public final class FluidSimulator {
             b.reviseFlow(i, table.sent[flow], table.state[flow] == FlowTable.DONE, rate, rate);
         }
         touchedCount = 0;
+        if (!admittedSinceSnapshot.isEmpty()) {
+            int n = snapshotCount;
+            int extra = 0;
+            for (int c : admittedSinceSnapshot) {
+                extra += table.flowsOfCoflow[c].length;
+            }
+            g = globalBuf = keeping(globalBuf, n + extra);
+            dirtyBuf = keeping(dirtyBuf, dirtyCount + extra);
+            for (int c : admittedSinceSnapshot) {
+                b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
+                int[] members = table.flowsOfCoflow[c];
+                if (members.length == 0) {
+                    continue;
+                }
+                int first = members[0];
+                b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
+                        table.lastRate, table.lastRate);
+                for (int k = 0; k < members.length; k++) {
+                    int flow = first + k;
+                    if (table.state[flow] == FlowTable.RUNNING && !(table.lastRate[flow] == 0.0)) {
+                        dirtyBuf[dirtyCount++] = n;
+                    }
+                    g[n++] = flow;
+                }
+            }
+            admittedSinceSnapshot.clear();
+        }
         ClusterState state = b.build();
+        snapshotCount = state.flowCount();
         return new Snapshot(state, g, state.flowCount(), true);
     }
 
