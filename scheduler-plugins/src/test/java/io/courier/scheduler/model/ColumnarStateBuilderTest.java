@@ -109,6 +109,43 @@ class ColumnarStateBuilderTest {
         }
     }
 
+    /** Random values of {@code n} flows over the test network's hosts, kept in columns as a driver keeps them. */
+    private static final class Columns {
+        final int[] src;
+        final int[] dst;
+        final double[] size;
+        final double[] sent;
+        final boolean[] done;
+        final double[] rate;
+
+        Columns(Random rnd, int n) {
+            src = new int[n];
+            dst = new int[n];
+            size = new double[n];
+            sent = new double[n];
+            done = new boolean[n];
+            rate = new double[n];
+            for (int i = 0; i < n; i++) {
+                src[i] = rnd.nextInt(5);
+                dst[i] = rnd.nextInt(5);
+                size[i] = 100 + rnd.nextInt(1000);
+                done[i] = rnd.nextInt(3) == 0;
+                sent[i] = done[i] ? size[i] : rnd.nextInt((int) size[i]);
+                rate[i] = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
+            }
+        }
+
+        /** Flow {@code i} as an object, with id {@code id}, of {@code coflow}. */
+        Flow flow(long id, CoflowId coflow, int i) {
+            Flow.Builder f = Flow.builder(FlowId.of(id), coflow, src[i], dst[i]).size(size[i]).sent(sent[i])
+                    .finished(done[i]);
+            if (!Double.isNaN(rate[i])) {
+                f.measuredRate(rate[i]).lastDesiredRate(rate[i]);
+            }
+            return f.build();
+        }
+    }
+
     @Test
     void sameStateAsTheObjectBuilder() {
         Random rnd = new Random(42);
@@ -306,27 +343,16 @@ class ColumnarStateBuilderTest {
                 coflows.add(coflow);
                 reusable.coflow(coflow);
                 int n = round == 3 && j == 0 ? 1500 : 1 + rnd.nextInt(40); // round 3 outgrows the shared buffers
-                int[] src = new int[n];
-                int[] dst = new int[n];
-                double[] size = new double[n];
-                double[] sent = new double[n];
-                boolean[] done = new boolean[n];
-                double[] rate = new double[n];
+                Columns col = new Columns(rnd, n);
                 for (int k = 0; k < n; k++) {
-                    src[k] = rnd.nextInt(5);
-                    dst[k] = rnd.nextInt(5);
-                    size[k] = 100 + rnd.nextInt(100);
-                    done[k] = rnd.nextInt(8) == 0;
-                    sent[k] = done[k] ? size[k] : rnd.nextInt(100);
-                    rate[k] = Double.NaN;
-                    flows.add(Flow.builder(FlowId.of(nextId + k), coflow.id(), src[k], dst[k]).size(size[k])
-                            .sent(sent[k]).finished(done[k]).build());
+                    flows.add(col.flow(nextId + k, coflow.id(), k));
                 }
                 if (round % 2 == 0) {
-                    reusable.flowRange(nextId, 0, n, src, dst, size, sent, done, rate, rate);
+                    reusable.flowRange(nextId, 0, n, col.src, col.dst, col.size, col.sent, col.done, col.rate, col.rate);
                 } else {
                     for (int k = 0; k < n; k++) {
-                        reusable.flow(nextId + k, src[k], dst[k], size[k], sent[k], done[k], rate[k], rate[k]);
+                        reusable.flow(nextId + k, col.src[k], col.dst[k], col.size[k], col.sent[k], col.done[k],
+                                col.rate[k], col.rate[k]);
                     }
                 }
                 nextId += n;
@@ -379,20 +405,13 @@ class ColumnarStateBuilderTest {
     void flowRangeIsFlowByFlow() {
         Random rnd = new Random(11);
         int n = 40;
-        int[] src = new int[n];
-        int[] dst = new int[n];
-        double[] size = new double[n];
-        double[] sent = new double[n];
-        boolean[] done = new boolean[n];
-        double[] rate = new double[n];
-        for (int i = 0; i < n; i++) {
-            src[i] = rnd.nextInt(5);
-            dst[i] = rnd.nextInt(5);
-            size[i] = 100 + rnd.nextInt(1000);
-            done[i] = rnd.nextInt(3) == 0;
-            sent[i] = done[i] ? size[i] : rnd.nextInt((int) size[i]);
-            rate[i] = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
-        }
+        Columns col = new Columns(rnd, n);
+        int[] src = col.src;
+        int[] dst = col.dst;
+        double[] size = col.size;
+        double[] sent = col.sent;
+        boolean[] done = col.done;
+        double[] rate = col.rate;
         int[] starts = {0, 7, 8, 25, 40}; // four coflows, one of a single flow
         ColumnarStateBuilder bulk = ColumnarStateBuilder.reusable(NET).begin().now(3.0);
         ColumnarStateBuilder single = new ColumnarStateBuilder(NET, 4, 1).now(3.0);
