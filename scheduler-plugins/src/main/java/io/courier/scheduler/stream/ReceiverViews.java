@@ -153,21 +153,43 @@ final class ReceiverViews {
             sendersOfReceiver.get(receiver).add(sender);
         }
 
-        /** S of receiver r: last epoch's x of every other receiver that shares at least one sender with r. */
+        /**
+         * S of receiver r: last epoch's x of every other receiver that shares at least one sender with r, added in the
+         * order the peers are first met (r's senders in order, each one's receivers in order). A wide coflow has
+         * hundreds of receivers each reached through hundreds of senders: the peers are marked in an array rather
+         * than collected in a set.
+         */
         double relayedTo(int r, Map<Integer, Double> lastEpoch) {
-            Set<Integer> peers = new LinkedHashSet<>();
-            for (int s : sendersOfReceiver.get(r)) {
-                peers.addAll(receiversOfSender.get(s));
+            if (lastX == null || lastXFor != lastEpoch) {
+                lastX = new double[hosts.size()];
+                for (int p = 0; p < lastX.length; p++) {
+                    Double v = lastEpoch.get(hosts.get(p));
+                    lastX[p] = v == null ? Double.NaN : v; // NaN: the peer sent nothing to relay
+                }
+                lastXFor = lastEpoch;
+                seen = new int[hosts.size()];
             }
-            peers.remove(r);
+            int mark = ++visit;
+            seen[r] = mark; // r itself is no peer
             double sum = 0;
-            for (int p : peers) {
-                Double v = lastEpoch.get(hosts.get(p));
-                if (v != null) {
-                    sum += v;
+            for (int sender : sendersOfReceiver.get(r)) {
+                for (int p : receiversOfSender.get(sender)) {
+                    if (seen[p] != mark) {
+                        seen[p] = mark;
+                        if (!Double.isNaN(lastX[p])) {
+                            sum += lastX[p];
+                        }
+                    }
                 }
             }
             return sum;
         }
+
+        // relayedTo's scratch, made on its first call (after every link): last epoch's x by local receiver index, and
+        // the visit mark of each receiver.
+        private double[] lastX;
+        private Map<Integer, Double> lastXFor;
+        private int[] seen;
+        private int visit;
     }
 }
