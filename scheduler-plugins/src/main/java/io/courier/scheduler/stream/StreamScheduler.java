@@ -44,6 +44,8 @@ public final class StreamScheduler implements CoflowScheduler {
     private final StarvationAging aging;
     private Map<Integer, ReceiverPriorities> receivers = new HashMap<>();
     private Map<CoflowId, Map<Integer, Double>> relayed = Collections.emptyMap();
+    /** Who relays to whom in each active coflow, kept across epochs ({@link SubCoflowShapes}). */
+    private final SubCoflowShapes shapes = new SubCoflowShapes();
     private Map<FlowId, Double> lastSent = Collections.emptyMap();
     private double nextEpoch = Double.NEGATIVE_INFINITY;
     /** The last decision's proof for {@link #skipWakeup}: no receiver's level moves before its bound. */
@@ -282,7 +284,7 @@ public final class StreamScheduler implements CoflowScheduler {
     }
 
     private void runEpoch(ClusterState state) {
-        ReceiverViews views = ReceiverViews.of(state, relayed, aging.enabled() ? lastSent : null);
+        ReceiverViews views = ReceiverViews.of(state, relayed, aging.enabled() ? lastSent : null, shapes);
         Map<Integer, ReceiverPriorities> next = new HashMap<>(views.byReceiver().size() * 2);
         for (Map.Entry<Integer, List<SubCoflowObservation>> e : views.byReceiver().entrySet()) {
             ReceiverPriorities r = receivers.get(e.getKey());

@@ -1,6 +1,7 @@
 package io.courier.scheduler.stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -226,6 +227,33 @@ class StreamSchedulerTest {
         assertEquals(Integer.valueOf(3), d2.priorities().get(FlowId.of(1)));
         assertEquals(Integer.valueOf(3), d2.priorities().get(FlowId.of(2)));
         assertEquals(Integer.valueOf(2), d2.priorities().get(FlowId.of(3)));
+    }
+
+    /**
+     * Who relays to whom is kept from epoch to epoch while a coflow's flows stay the same, derived again when they
+     * change (here a flow s1→r1 appears: r1 now also hears r3, and r3 hears r1), and dropped when the coflow leaves.
+     */
+    @Test
+    void relayShapesAreKeptWhileTheFlowsStayAndRederivedWhenTheyChange() {
+        SubCoflowShapes shapes = new SubCoflowShapes();
+        ClusterState epoch1 = relayCoflow(0, 30, 30, 30);
+        ReceiverViews first = ReceiverViews.of(epoch1, Collections.<CoflowId, Map<Integer, Double>>emptyMap(), null,
+                shapes);
+        SubCoflowShapes.Shape kept = shapes.of(epoch1, 0);
+        shapes.epochDone();
+        assertSame(kept, shapes.of(relayCoflow(0.01, 31, 35, 40), 0), "same flows: the shape is kept");
+        shapes.epochDone();
+        ClusterState wider = ClusterState.builder(Network.uniform(5, MB)).now(0.01).coflow(Coflow.of(1, 0))
+                .flow(flow(1, 1, 0, 2, 31, false)).flow(flow(2, 1, 0, 3, 35, false))
+                .flow(flow(3, 1, 1, 4, 40, false)).flow(flow(4, 1, 1, 2, 1, false)).build();
+        ReceiverViews second = ReceiverViews.of(wider, first.received(), null, shapes);
+        assertEquals(60 * MB, second.byReceiver().get(2).get(0).relayedBytes(), 1e-6, "r1 hears r2 and r3");
+        assertEquals(30 * MB, second.byReceiver().get(3).get(0).relayedBytes(), 1e-6, "r2 hears r1");
+        assertEquals(30 * MB, second.byReceiver().get(4).get(0).relayedBytes(), 1e-6, "r3 now hears r1");
+        assertEquals(1, shapes.kept());
+        ReceiverViews.of(ClusterState.builder(Network.uniform(5, MB)).now(0.02).build(), second.received(), null,
+                shapes);
+        assertEquals(0, shapes.kept(), "the coflow left");
     }
 
     @Test
