@@ -9,10 +9,7 @@ import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
 import io.courier.scheduler.primitives.OpenHostPorts;
 import io.courier.scheduler.primitives.ToppedFlows;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Turns an order-based decision into per-flow rates with the enforcers of SCHEDULERS.md §0.3.
@@ -54,22 +51,30 @@ public final class OrderEnforcer {
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
             greedy(state, decision, residual, rate, null);
         } else {
-            // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
-            TreeMap<Integer, List<Integer>> classes = new TreeMap<>();
+            // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last. The
+            // unfinished flows are sorted by (class, flow) on primitive keys: classes ascending, flows ascending
+            // inside each, as a sorted map of lists would give them, without boxing every flow.
             int[] priority = decision.prioritiesIndexedLike(state);
-            for (int f = 0; f < state.flowCount(); f++) {
-                if (state.finished(f)) {
-                    continue;
-                }
-                int k = priority[f];
-                classes.computeIfAbsent(k < 0 ? Integer.MAX_VALUE : k, x -> new ArrayList<>()).add(f);
+            int[] open = state.unfinishedFlows();
+            long[] keyed = new long[open.length];
+            for (int j = 0; j < open.length; j++) {
+                int f = open[j];
+                long k = priority[f] < 0 ? Integer.MAX_VALUE : priority[f];
+                keyed[j] = k << 32 | f;
             }
-            for (List<Integer> members : classes.values()) {
-                int[] fs = new int[members.size()];
-                for (int k = 0; k < fs.length; k++) {
-                    fs[k] = members.get(k);
+            Arrays.sort(keyed);
+            for (int from = 0; from < keyed.length; ) {
+                long k = keyed[from] >>> 32;
+                int to = from + 1;
+                while (to < keyed.length && keyed[to] >>> 32 == k) {
+                    to++;
+                }
+                int[] fs = new int[to - from];
+                for (int j = from; j < to; j++) {
+                    fs[j - from] = (int) keyed[j];
                 }
                 MaxMin.fill(state, fs, residual, null, rate);
+                from = to;
             }
         }
         return rate;

@@ -160,6 +160,35 @@ public final class Decision {
         return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), levels);
     }
 
+    /**
+     * An order-based decision with the priority class of every flow of {@code state} in {@code priority}, indexed
+     * like its flows ({@code -1} = no class); the decision takes the array over (the caller must not change it).
+     * Drivers that enforce on {@code state} read the classes from the array; {@link #priorities()} is built on
+     * first use. For a scheduler that classes every unfinished flow at each decision (Stream), a map keyed by flow
+     * id is what would cost.
+     */
+    public static Decision ofOrderWithOwnedPriorities(ClusterState state, List<CoflowId> order, int[] priority) {
+        if (priority.length != state.flowCount()) {
+            throw new IllegalArgumentException("priorities for " + priority.length + " flows, the state has "
+                    + state.flowCount());
+        }
+        Set<CoflowId> seen = new HashSet<>();
+        for (CoflowId id : order) {
+            if (!seen.add(id)) {
+                throw new IllegalArgumentException("coflow " + id + " appears twice in the order");
+            }
+        }
+        for (int i = 0; i < priority.length; i++) {
+            if (priority[i] < -1) {
+                throw new IllegalArgumentException("priority of flow-" + state.flowIdValue(i) + " must be >= 0 (or -1: "
+                        + "none), got " + priority[i]);
+            }
+        }
+        Decision d = new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), 1);
+        d.priorityArray = priority;
+        return d;
+    }
+
     /** The rank priorities of a decision made by {@link #ofOrderWithRankPriorities}, built on first use. */
     private int[] priorityArray() {
         int[] prio = priorityArray;

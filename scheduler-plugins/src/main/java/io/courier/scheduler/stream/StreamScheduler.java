@@ -305,7 +305,8 @@ public final class StreamScheduler implements CoflowScheduler {
      * consumers) is by the best level among a coflow's unfinished flows, then (arrival, id).
      */
     private Decision decide(ClusterState state) {
-        Map<FlowId, Integer> priorities = new HashMap<>(state.flowCount() * 2);
+        int[] priorities = new int[state.flowCount()];
+        Arrays.fill(priorities, -1); // finished flows get no class
         final int[] best = new int[state.coflowCount()];
         List<Integer> active = new ArrayList<>();
         for (int c = 0; c < state.coflowCount(); c++) {
@@ -315,7 +316,7 @@ public final class StreamScheduler implements CoflowScheduler {
                 // From the state's columns: no flow object per flow and decision.
                 ReceiverPriorities r = receivers.get(state.dst(f));
                 int level = r == null ? 0 : r.levelOf(id);
-                priorities.put(FlowId.of(state.flowIdValue(f)), level);
+                priorities[f] = level;
                 best[c] = Math.min(best[c], level);
             }
             if (best[c] != Integer.MAX_VALUE) {
@@ -328,7 +329,7 @@ public final class StreamScheduler implements CoflowScheduler {
         for (int c : active) {
             order.add(state.coflow(c).id());
         }
-        return Decision.ofOrder(order, priorities);
+        return Decision.ofOrderWithOwnedPriorities(state, order, priorities);
     }
 
     @Override

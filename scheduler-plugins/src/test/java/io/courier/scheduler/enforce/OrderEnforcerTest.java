@@ -178,4 +178,54 @@ class OrderEnforcerTest {
                 () -> OrderEnforcer.greedyRates(s, Decision.ofRates(new HashMap<FlowId, Double>()),
                         new double[s.flowCount()], topped));
     }
+
+    /**
+     * A decision made with a priority array ({@link Decision#ofOrderWithOwnedPriorities}) is the decision made with the
+     * same classes in a map: the same classes by flow id and, under E2, the same rates bit for bit, on random states
+     * with classes 0..3 and unclassified flows; malformed arrays are rejected.
+     */
+    @Test
+    void priorityArraysAreThePrioritiesOfAMap() {
+        java.util.Random rnd = new java.util.Random(31);
+        for (int trial = 0; trial < 200; trial++) {
+            int hosts = 2 + rnd.nextInt(6);
+            Network net = Network.uniform(hosts, 1 + rnd.nextInt(3));
+            ClusterState.Builder b = ClusterState.builder(net).now(0.0);
+            List<CoflowId> order = new java.util.ArrayList<>();
+            long id = 1;
+            for (int c = 0, n = 1 + rnd.nextInt(5); c < n; c++) {
+                CoflowId cid = CoflowId.of(c + 1);
+                b.coflow(new Coflow(cid, c, 1.0));
+                order.add(cid);
+                for (int k = 0, m = 1 + rnd.nextInt(10); k < m; k++) {
+                    b.flow(Flow.builder(FlowId.of(id++), cid, rnd.nextInt(hosts), rnd.nextInt(hosts)).size(10)
+                            .sent(rnd.nextInt(10)).finished(rnd.nextInt(5) == 0).build());
+                }
+            }
+            Collections.shuffle(order, rnd);
+            ClusterState s = b.build();
+            int[] prio = new int[s.flowCount()];
+            Map<FlowId, Integer> map = new HashMap<>();
+            for (int f = 0; f < prio.length; f++) {
+                prio[f] = s.finished(f) ? -1 : rnd.nextInt(5) - 1;
+                if (prio[f] >= 0) {
+                    map.put(s.flow(f).id(), prio[f]);
+                }
+            }
+            Decision byMap = Decision.ofOrder(order, map);
+            Decision byArray = Decision.ofOrderWithOwnedPriorities(s, order, prio.clone());
+            assertEquals(byMap.priorities(), byArray.priorities(), "trial " + trial);
+            assertArrayEquals(OrderEnforcer.rates(s, byMap, Enforcement.PRIORITY_CLASS_MAX_MIN),
+                    OrderEnforcer.rates(s, byArray, Enforcement.PRIORITY_CLASS_MAX_MIN), "trial " + trial);
+        }
+        ClusterState s = stream3(false, 1.0);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Decision.ofOrderWithOwnedPriorities(s, Arrays.asList(C1), new int[1]));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Decision.ofOrderWithOwnedPriorities(s, Arrays.asList(C1, C1), new int[s.flowCount()]));
+        int[] bad = new int[s.flowCount()];
+        bad[0] = -2;
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Decision.ofOrderWithOwnedPriorities(s, Arrays.asList(C1), bad));
+    }
 }
