@@ -46,6 +46,11 @@ public final class OrderEnforcer {
             return buffer;
         }
         double[] rate = buffer;
+        double[] known = decision.enforced(enforcement, state);
+        if (known != null) {
+            System.arraycopy(known, 0, rate, 0, n);
+            return rate;
+        }
         Arrays.fill(rate, 0, n, 0.0);
         double[] residual = state.residualCapacities(false);
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
@@ -76,6 +81,9 @@ public final class OrderEnforcer {
                 MaxMin.fill(state, fs, residual, null, rate);
                 from = to;
             }
+            // Max-min over every running class is the costly enforcement: a scheduler that enforced its decision
+            // itself (Stream's proof) leaves the rates for the driver, which enforces it on the same snapshot next.
+            decision.noteEnforced(enforcement, state, rate, n);
         }
         return rate;
     }

@@ -152,6 +152,16 @@ public final class ClusterState {
         return other == this || other.flowIndex == flowIndex;
     }
 
+    /**
+     * Whether {@code other} is this very snapshot or a view of it ({@link #viewFor}, {@link #withSizesHidden}): the
+     * same flows with the same values. Stricter than {@link #hasSameFlowsAs}, which a revised state
+     * ({@link ColumnarStateBuilder#revise}) also satisfies with other values; a view shares its state's per-coflow
+     * sums, which every state built or revised has afresh.
+     */
+    public boolean isSnapshotOf(ClusterState other) {
+        return other == this || other.aggregates == aggregates;
+    }
+
     public boolean sizesVisible() {
         return sizesVisible;
     }

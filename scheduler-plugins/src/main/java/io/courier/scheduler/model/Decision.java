@@ -30,6 +30,23 @@ public final class Decision {
     private final double[] rateArray;
     // Built on first use from rateArray; immutable, so a racy double build is harmless.
     private volatile Map<FlowId, Double> rates;
+    // The rates an enforcer derived from this order-based decision on one snapshot ({@link #enforced}): a scheduler
+    // that enforces its own decision (to prove how long it stands) and the driver that then enforces it on the same
+    // snapshot do the work once. One holder, published through a volatile field.
+    private volatile Enforced enforced;
+
+    /** Rates an enforcer derived, with what they were derived from. */
+    private static final class Enforced {
+        final Object enforcement;
+        final ClusterState state;
+        final double[] rates;
+
+        Enforced(Object enforcement, ClusterState state, double[] rates) {
+            this.enforcement = enforcement;
+            this.state = state;
+            this.rates = rates;
+        }
+    }
 
     private Decision(SchedulerType type, Map<FlowId, Double> rates, List<CoflowId> coflowOrder,
             Map<FlowId, Integer> priorities) {
@@ -203,6 +220,20 @@ public final class Decision {
             priorityArray = prio;
         }
         return prio;
+    }
+
+    /**
+     * The rates an enforcer noted for this decision under {@code enforcement} on {@code state} or a view of it
+     * ({@link ClusterState#isSnapshotOf}), or null. Do not modify the array.
+     */
+    public double[] enforced(Object enforcement, ClusterState state) {
+        Enforced e = enforced;
+        return e != null && e.enforcement == enforcement && e.state.isSnapshotOf(state) ? e.rates : null;
+    }
+
+    /** Notes the rates an enforcer derived from this decision under {@code enforcement} on {@code state} (copied). */
+    public void noteEnforced(Object enforcement, ClusterState state, double[] rates, int count) {
+        enforced = new Enforced(enforcement, state, Arrays.copyOf(rates, count));
     }
 
     private static double checkRate(FlowId id, double r) {

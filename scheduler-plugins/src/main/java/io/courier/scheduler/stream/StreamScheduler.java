@@ -309,13 +309,28 @@ public final class StreamScheduler implements CoflowScheduler {
         Arrays.fill(priorities, -1); // finished flows get no class
         final int[] best = new int[state.coflowCount()];
         List<Integer> active = new ArrayList<>();
+        // A sub-coflow's level is one lookup per (coflow, receiver), not per flow: receivers by host in an array,
+        // and each coflow's levels by host noted on first use (stamped with the coflow).
+        int hosts = state.network().hostCount();
+        ReceiverPriorities[] byHost = new ReceiverPriorities[hosts];
+        for (Map.Entry<Integer, ReceiverPriorities> e : receivers.entrySet()) {
+            byHost[e.getKey()] = e.getValue();
+        }
+        int[] levelAt = new int[hosts];
+        int[] levelOfCoflow = new int[hosts];
+        Arrays.fill(levelOfCoflow, -1);
         for (int c = 0; c < state.coflowCount(); c++) {
             best[c] = Integer.MAX_VALUE;
             CoflowId id = state.coflow(c).id();
             for (int f : state.unfinishedFlowsOf(c)) {
                 // From the state's columns: no flow object per flow and decision.
-                ReceiverPriorities r = receivers.get(state.dst(f));
-                int level = r == null ? 0 : r.levelOf(id);
+                int dst = state.dst(f);
+                if (levelOfCoflow[dst] != c) {
+                    ReceiverPriorities r = byHost[dst];
+                    levelAt[dst] = r == null ? 0 : r.levelOf(id);
+                    levelOfCoflow[dst] = c;
+                }
+                int level = levelAt[dst];
                 priorities[f] = level;
                 best[c] = Math.min(best[c], level);
             }

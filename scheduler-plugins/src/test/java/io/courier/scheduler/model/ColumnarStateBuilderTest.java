@@ -226,6 +226,8 @@ class ColumnarStateBuilderTest {
             }
             assertSameState(expected.build(), revised);
             assertTrue(revised.hasSameFlowsAs(built), "a revision keeps the flows at their indices");
+            assertFalse(revised.isSnapshotOf(built), "but it is another snapshot (other values)");
+            assertTrue(revised.withSizesHidden().isSnapshotOf(revised), "a view is the same snapshot");
             assertThrows(IllegalStateException.class, reusable::build);
         }
         fill(rnd, 2, 3, 1000, reusable.begin(), ClusterState.builder(NET));
