@@ -461,15 +461,7 @@ public final class ColumnarStateBuilder {
         }
         int[][] byCoflow = new int[nc][];
         for (int c = 0; c < nc; c++) {
-            int from = coflowStart[c];
-            int to = coflowStart[c + 1];
-            int[] members = new int[to - from];
-            for (int i = from; i < to; i++) {
-                coflowOf[i] = c;
-                members[i - from] = i;
-                res[i] = resources(pairResources, hosts, src[i], dst[i]);
-            }
-            byCoflow[c] = members;
+            byCoflow[c] = place(c, coflowOf, res, pairResources);
         }
         if (!reusable) {
             // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
@@ -512,7 +504,7 @@ public final class ColumnarStateBuilder {
         double[] remaining = prev.columns.remaining;
         for (int k = 0; k < revisedCount; k++) {
             int i = revised[k];
-            remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
+            remaining[i] = FlowColumns.remaining(size[i], sent[i]);
         }
         int own = prev.coflows.size();
         int nc = coflows.size();
@@ -538,10 +530,7 @@ public final class ColumnarStateBuilder {
             Arrays.sort(finishing, 0, finishingCount); // a coflow's flows are side by side
             for (int j = 0; j < finishingCount; ) {
                 int c = coflowOfBuf[finishing[j]];
-                int e = j + 1;
-                while (e < finishingCount && coflowOfBuf[finishing[e]] == c) {
-                    e++;
-                }
+                int e = coflowRunEnd(finishing, j, finishingCount);
                 unfinished[c] = without(prev.unfinished[c], finishing, j, e);
                 aggregates.groupsWithout(c, prev.aggregates, finishing, j, e, src, dst);
                 coflowRevised[c] = false;
@@ -565,19 +554,13 @@ public final class ColumnarStateBuilder {
         Map<CoflowId, Integer> cIndex = new HashMap<>(prev.coflowIndex);
         int[][] byCoflow = Arrays.copyOf(prev.byCoflow, nc);
         unfinished = Arrays.copyOf(unfinished, nc);
-        int hosts = network.hostCount();
         for (int c = own; c < nc; c++) {
             cIndex.put(cs.get(c).id(), c);
-            int from = coflowStart[c];
-            int[] members = new int[coflowStart[c + 1] - from];
-            for (int i = from; i < coflowStart[c + 1]; i++) {
-                coflowOfBuf[i] = c;
-                members[i - from] = i;
-                resourceBuf[i] = resources(pairTable, hosts, src[i], dst[i]);
-                remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
+            byCoflow[c] = place(c, coflowOfBuf, resourceBuf, pairTable);
+            for (int i : byCoflow[c]) {
+                remaining[i] = FlowColumns.remaining(size[i], sent[i]);
             }
-            byCoflow[c] = members;
-            unfinished[c] = unfinished(members, finished);
+            unfinished[c] = unfinished(byCoflow[c], finished);
         }
         Arrays.fill(flowBuf, ownFlows, flows, null); // objects of an older, longer state may sit there
         FlowColumns columns = FlowColumns.sharing(flows, finished, src, dst, sent, remaining);
@@ -635,6 +618,22 @@ public final class ColumnarStateBuilder {
         }
     }
 
+    /**
+     * Notes coflow {@code c}'s flows (its range of the columns) in {@code coflowOf} and their resources in {@code res}
+     * ({@code pairs} shared per host pair, or null); returns the coflow's members (its flow indices).
+     */
+    private int[] place(int c, int[] coflowOf, int[][] res, int[][] pairs) {
+        int hosts = network.hostCount();
+        int from = coflowStart[c];
+        int[] members = new int[coflowStart[c + 1] - from];
+        for (int i = from; i < coflowStart[c + 1]; i++) {
+            coflowOf[i] = c;
+            members[i - from] = i;
+            res[i] = resources(pairs, hosts, src[i], dst[i]);
+        }
+        return members;
+    }
+
     private int[] resources(int[][] shared, int hosts, int from, int to) {
         if (shared == null) {
             return new int[] {network.up(from), network.down(to)};
@@ -658,10 +657,7 @@ public final class ColumnarStateBuilder {
         Arrays.sort(order); // a coflow's flows are side by side
         for (int j = 0; j < order.length; ) {
             int c = coflowOfBuf[order[j]];
-            int e = j + 1;
-            while (e < order.length && coflowOfBuf[order[e]] == c) {
-                e++;
-            }
+            int e = coflowRunEnd(order, j, order.length);
             if (coflowValuesRevised[c]) {
                 int n = 0;
                 for (int k = j; k < e; k++) {
@@ -701,24 +697,30 @@ public final class ColumnarStateBuilder {
     }
 
     /**
-     * {@code list} (ascending) without {@code drop[from..to)} (ascending, every one of them in {@code list}), copied
-     * in runs around them.
+     * Where the run of flows of one coflow that starts at {@code positions[from]} ends ({@code positions} ascending up
+     * to {@code count}; a coflow's flows are side by side).
      */
+    private int coflowRunEnd(int[] positions, int from, int count) {
+        int c = coflowOfBuf[positions[from]];
+        int e = from + 1;
+        while (e < count && coflowOfBuf[positions[e]] == c) {
+            e++;
+        }
+        return e;
+    }
+
+    /** {@code list} (ascending) without {@code drop[from..to)} (ascending, every one of them in {@code list}). */
     private static int[] without(int[] list, int[] drop, int from, int to) {
-        int[] out = new int[list.length - (to - from)];
-        int copied = 0;
-        int o = 0;
+        int[] at = new int[to - from];
+        int searchFrom = 0;
         for (int j = from; j < to; j++) {
-            int at = Arrays.binarySearch(list, copied, list.length, drop[j]);
-            if (at < 0) {
+            at[j - from] = Arrays.binarySearch(list, searchFrom, list.length, drop[j]);
+            if (at[j - from] < 0) {
                 throw new IllegalStateException("flow index " + drop[j] + " finished but was not unfinished");
             }
-            System.arraycopy(list, copied, out, o, at - copied);
-            o += at - copied;
-            copied = at + 1;
+            searchFrom = at[j - from] + 1;
         }
-        System.arraycopy(list, copied, out, o, list.length - copied);
-        return out;
+        return PortGroups.withoutPositions(list, at);
     }
 
     private static int[] unfinished(int[] members, boolean[] fin) {

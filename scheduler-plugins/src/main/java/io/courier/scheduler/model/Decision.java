@@ -60,14 +60,15 @@ public final class Decision {
         this.rankLevels = 0;
     }
 
-    private Decision(ClusterState origin, List<CoflowId> coflowOrder, int rankLevels) {
+    /** An order-based decision over {@code origin}: rank priorities built on first use, or the given array. */
+    private Decision(ClusterState origin, List<CoflowId> coflowOrder, int rankLevels, int[] priorityArray) {
         this.type = SchedulerType.ORDER_BASED;
         this.rates = Collections.emptyMap();
         this.coflowOrder = coflowOrder;
         this.priorities = null;
         this.origin = origin;
         this.rateArray = null;
-        this.priorityArray = null;
+        this.priorityArray = priorityArray;
         this.rankLevels = rankLevels;
     }
 
@@ -174,7 +175,7 @@ public final class Decision {
                 throw new IllegalArgumentException("order names " + id + ", which is not active");
             }
         }
-        return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), levels);
+        return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), levels, null);
     }
 
     /**
@@ -201,9 +202,7 @@ public final class Decision {
                         + "none), got " + priority[i]);
             }
         }
-        Decision d = new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), 1);
-        d.priorityArray = priority;
-        return d;
+        return new Decision(state, Collections.unmodifiableList(new ArrayList<>(order)), 0, priority);
     }
 
     /** The rank priorities of a decision made by {@link #ofOrderWithRankPriorities}, built on first use. */

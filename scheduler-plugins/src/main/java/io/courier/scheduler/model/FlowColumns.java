@@ -45,6 +45,11 @@ final class FlowColumns {
         this.remaining = remaining;
     }
 
+    /** Remaining bytes of a flow of {@code size} (NaN = unknown: stays NaN) that sent {@code sent}: Flow.remaining()'s value. */
+    static double remaining(double size, double sent) {
+        return Double.isNaN(size) ? Double.NaN : Math.max(0.0, size - sent);
+    }
+
     /** Columns over arrays whose first {@code n} entries, remaining bytes included, are already right. */
     static FlowColumns sharing(int n, boolean[] finished, int[] src, int[] dst, double[] sent, double[] remaining) {
         return new FlowColumns(n, finished, src, dst, sent, remaining);
@@ -64,8 +69,7 @@ final class FlowColumns {
         this.sent = sent;
         this.remaining = remainingBuffer != null ? remainingBuffer : new double[n];
         for (int i = 0; i < n; i++) {
-            // Same value as Flow.remaining(); NaN stays NaN (unknown size).
-            remaining[i] = Double.isNaN(size[i]) ? Double.NaN : Math.max(0.0, size[i] - sent[i]);
+            remaining[i] = remaining(size[i], sent[i]);
         }
     }
 }

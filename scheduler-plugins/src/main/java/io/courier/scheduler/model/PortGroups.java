@@ -61,15 +61,7 @@ public final class PortGroups {
                 throw new IllegalStateException("flow index " + f + " is not in the group of host " + h);
             }
         }
-        int[] out = new int[flows.length - k];
-        int copied = 0;
-        int o = 0;
-        for (int j = 0; j < k; j++) {
-            System.arraycopy(flows, copied, out, o, at[j] - copied);
-            o += at[j] - copied;
-            copied = at[j] + 1;
-        }
-        System.arraycopy(flows, copied, out, o, flows.length - copied);
+        int[] out = withoutPositions(flows, at);
         int[] outStart = new int[start.length];
         for (int h = 0, j = 0; h < start.length; h++) {
             while (j < k && at[j] < start[h]) {
@@ -78,6 +70,20 @@ public final class PortGroups {
             outStart[h] = start[h] - j;
         }
         return new PortGroups(out, outStart, offset);
+    }
+
+    /** {@code array} without the entries at {@code positions} (ascending), the rest copied in runs around them. */
+    static int[] withoutPositions(int[] array, int[] positions) {
+        int[] out = new int[array.length - positions.length];
+        int copied = 0;
+        int o = 0;
+        for (int at : positions) {
+            System.arraycopy(array, copied, out, o, at - copied);
+            o += at - copied;
+            copied = at + 1;
+        }
+        System.arraycopy(array, copied, out, o, array.length - copied);
+        return out;
     }
 
     public int from(int host) {

@@ -28,8 +28,9 @@ public final class GreedyTopUp {
     /**
      * {@link #applyToCoflow(ClusterState, int, double[], double[])} on {@code open}'s residual array, looking only at
      * the ports {@code open} still lists: an enforcer that tops up coflow after coflow keeps one {@link OpenHostPorts}
-     * for all of them. The result is the same: a spent port contributes no candidate either way. A flow whose rate
-     * was 0 and is topped up is added to {@code topped} when that is not null.
+     * for all of them (and this call brings its lists up to date after spending). The result is the same: a spent port
+     * contributes no candidate either way. A flow whose rate was 0 and is topped up is added to {@code topped} when
+     * that is not null.
      */
     public static void applyToCoflow(ClusterState state, int c, OpenHostPorts open, double[] rate,
             ToppedFlows topped) {
@@ -60,6 +61,7 @@ public final class GreedyTopUp {
         int via = Math.min(viaSrc, viaDst);
         if (via > flows.length / 4) {
             apply(state, flows, residual, rate, topped); // most flows are candidates: filtering and sorting cost more
+            open.refresh();
             return;
         }
         double eps = net.rateEpsilon();
@@ -84,6 +86,7 @@ public final class GreedyTopUp {
         candidates = Arrays.copyOf(candidates, n);
         Arrays.sort(candidates); // the coflow's flow order, which decides who takes a shared port first
         apply(state, candidates, residual, rate, topped);
+        open.refresh();
     }
 
     /** Tops up {@code flows} in order; finished flows are skipped. */

@@ -36,7 +36,10 @@ public final class OpenHostPorts {
         }
     }
 
-    /** Drops the ports spent since the last call; residuals only shrink, so a spent port never reopens. */
+    /**
+     * Drops the ports spent since the last call; residuals only shrink, so a spent port never reopens. Called by
+     * whoever spends the residual ({@link GreedyTopUp#applyToCoflow}), so the lists are current between calls.
+     */
     void refresh() {
         int n = 0;
         for (int k = 0; k < upCount; k++) {
@@ -56,9 +59,8 @@ public final class OpenHostPorts {
         downCount = n;
     }
 
-    /** Whether every up port or every down port is spent (after {@link #refresh}): no flow can get anything more. */
+    /** Whether every up port or every down port is spent: no flow can get anything more. */
     public boolean exhausted() {
-        refresh();
         return upCount == 0 || downCount == 0;
     }
 

@@ -492,9 +492,8 @@ public final class FluidSimulator {
         int[] g = globalBuf = atLeast(globalBuf, capacity);
         int n = 0;
         for (int c : active) {
-            WorkloadCoflow wc = workload.coflows().get(c);
             CoflowId id = coflowIds[c];
-            b.coflow(new Coflow(id, admission[c], wc.weight()));
+            b.coflow(coflow(c, admission));
             for (int flow : table.flowsOfCoflow[c]) {
                 if (table.state[flow] == FlowTable.WAITING) {
                     continue; // a fetch not started yet is not on the network
@@ -526,18 +525,15 @@ public final class FluidSimulator {
         int n = 0;
         boolean nothingWaits = options.parallelCopies() == 0; // then every flow of an admitted coflow has started
         for (int c : active) {
-            b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
             int[] members = table.flowsOfCoflow[c];
-            if (nothingWaits && members.length > 0) {
-                // A coflow's flows are numbered side by side: copy the coflow's columns in bulk.
-                int first = members[0];
-                b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
-                        table.lastRate, table.lastRate);
+            if (nothingWaits) {
+                addWholeCoflow(b, c, admission);
                 for (int k = 0; k < members.length; k++) {
-                    g[n++] = first + k;
+                    g[n++] = members[k];
                 }
                 continue;
             }
+            b.coflow(coflow(c, admission));
             for (int flow : members) {
                 byte state = table.state[flow];
                 if (state == FlowTable.WAITING) {
@@ -552,6 +548,25 @@ public final class FluidSimulator {
         structureChanged = false;
         snapshotCount = n;
         return new Snapshot(b.build(), g, n, false);
+    }
+
+    /** Coflow {@code c} as the state sees it. */
+    private Coflow coflow(int c, double[] admission) {
+        return new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight());
+    }
+
+    /**
+     * Adds coflow {@code c} and every flow of it: a coflow's flows are numbered side by side, so its columns are
+     * copied in bulk.
+     */
+    private void addWholeCoflow(ColumnarStateBuilder b, int c, double[] admission) {
+        b.coflow(coflow(c, admission));
+        int[] members = table.flowsOfCoflow[c];
+        if (members.length > 0) {
+            int first = members[0];
+            b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
+                    table.lastRate, table.lastRate);
+        }
     }
 
     /**
@@ -579,16 +594,8 @@ public final class FluidSimulator {
             g = globalBuf = keeping(globalBuf, n + extra);
             dirtyBuf = keeping(dirtyBuf, dirtyCount + extra);
             for (int c : admittedSinceSnapshot) {
-                b.coflow(new Coflow(coflowIds[c], admission[c], workload.coflows().get(c).weight()));
-                int[] members = table.flowsOfCoflow[c];
-                if (members.length == 0) {
-                    continue;
-                }
-                int first = members[0];
-                b.flowRange(first, first, members.length, table.src, table.dst, table.size, table.sent, table.done,
-                        table.lastRate, table.lastRate);
-                for (int k = 0; k < members.length; k++) {
-                    int flow = first + k;
+                addWholeCoflow(b, c, admission);
+                for (int flow : table.flowsOfCoflow[c]) {
                     if (table.state[flow] == FlowTable.RUNNING && !(table.lastRate[flow] == 0.0)) {
                         dirtyBuf[dirtyCount++] = n;
                     }
