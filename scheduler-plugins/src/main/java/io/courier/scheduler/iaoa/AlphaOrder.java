@@ -18,7 +18,7 @@ public final class AlphaOrder {
 
     /** {@code α_C} from cumulative bytes sent, finished flows included (Alg. 3 lines 5-9), per coflow index. */
     public static double[] sentAlphas(ClusterState state) {
-        return alphas(state, false);
+        return SentPortLoads.of(state).alphas(state);
     }
 
     /**
@@ -26,10 +26,6 @@ public final class AlphaOrder {
      * an unknown or hidden size is an error that names the flow.
      */
     public static double[] totalSizeAlphas(ClusterState state) {
-        return alphas(state, true);
-    }
-
-    private static double[] alphas(ClusterState state, boolean totalSize) {
         int hosts = state.network().hostCount();
         double[] load = new double[2 * hosts];
         double[] alpha = new double[state.coflowCount()];
@@ -37,9 +33,8 @@ public final class AlphaOrder {
             Arrays.fill(load, 0.0);
             double length = 0;
             for (int f : state.flowsOf(c)) {
-                // Sent bytes and endpoints come from the state's columns; only a total size needs the flow
-                // object (which checks that sizes are visible).
-                double bytes = totalSize ? state.flow(f).size() : state.sent(f);
+                // The flow object checks that sizes are visible.
+                double bytes = state.flow(f).size();
                 int up = state.src(f);
                 int down = hosts + state.dst(f);
                 load[up] += bytes;

@@ -44,7 +44,8 @@ public final class GreedyCoflowAllocation {
             }
             done[c] = true;
             int[] flows = state.unfinishedFlowsOf(c);
-            if (flows.length == 0) {
+            if (flows.length == 0 || touchesSpentResource(state, flows, residual, eps)) {
+                // r would be at most residual/n_p <= EPS on that resource, so 0: nothing to give, nothing to take.
                 continue;
             }
             for (int f : flows) {
@@ -73,5 +74,21 @@ public final class GreedyCoflowAllocation {
             }
         }
         return rate;
+    }
+
+    /**
+     * Whether a flow of {@code flows} uses a resource with at most {@code eps} left. Once the first coflows of
+     * the order have filled their ports, most later ones touch such a resource; this finds out with a walk that
+     * stops at the first, where the full rule counts the coflow's flows on every resource first.
+     */
+    private static boolean touchesSpentResource(ClusterState state, int[] flows, double[] residual, double eps) {
+        for (int f : flows) {
+            for (int p : state.resourcesOf(f)) {
+                if (residual[p] <= eps) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

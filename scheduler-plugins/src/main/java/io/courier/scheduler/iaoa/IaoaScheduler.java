@@ -89,11 +89,11 @@ public final class IaoaScheduler implements CoflowScheduler {
         for (int c = 0; c < state.coflowCount(); c++) {
             active.add(state.coflow(c).id());
         }
-        double[] alphas = null;
+        SentPortLoads loads = null;
         int[] sorted = null;
         if (mustReorder(state.now(), active)) {
-            alphas = AlphaOrder.sentAlphas(state);
-            sorted = AlphaOrder.order(state, alphas);
+            loads = SentPortLoads.of(state);
+            sorted = AlphaOrder.order(state, loads.alphas(state));
             List<CoflowId> ids = new ArrayList<>(sorted.length);
             for (int c : sorted) {
                 ids.add(state.coflow(c).id());
@@ -110,13 +110,13 @@ public final class IaoaScheduler implements CoflowScheduler {
         if (!proveQuiet) {
             return Decision.ofOwnedRates(state, rate);
         }
-        if (alphas == null) {
-            alphas = AlphaOrder.sentAlphas(state);
-            sorted = AlphaOrder.order(state, alphas);
+        if (loads == null) {
+            loads = SentPortLoads.of(state);
+            sorted = AlphaOrder.order(state, loads.alphas(state));
         }
         // Alg. 4's rates are a function of the order and the set of unfinished flows only: while the
         // network is quiet the decision changes only when a re-ordering gives another order.
-        quiet.decided(state.now(), Arrays.equals(sorted, indices) ? quietBound(state, sorted, alphas, rate)
+        quiet.decided(state.now(), Arrays.equals(sorted, indices) ? quietBound(state, sorted, loads, rate)
                 : state.now());
         return Decision.ofOwnedRates(state, rate);
     }
@@ -150,38 +150,32 @@ public final class IaoaScheduler implements CoflowScheduler {
      * tie groups stay more than the tie tolerance apart by those bounds; a tie group stands only if all its
      * coflows are paused (their α do not move), otherwise nothing is proved.
      */
-    private double quietBound(ClusterState state, int[] sorted, double[] alphas, double[] rate) {
+    private double quietBound(ClusterState state, int[] sorted, SentPortLoads loads, double[] rate) {
         int n = sorted.length;
         int hosts = state.network().hostCount();
-        double[] load = new double[2 * hosts];
+        double[] alphas = loads.alphas(state);
+        // Rates per port, summed over unfinished flows only: a finished flow's rate is 0 and adds nothing.
         double[] flow = new double[2 * hosts];
         double[] low0 = new double[n];
         double[] low1 = new double[n];
         double[] high0 = new double[n];
         double[] high1 = new double[n];
         for (int c = 0; c < n; c++) {
-            Arrays.fill(load, 0.0);
-            Arrays.fill(flow, 0.0);
-            for (int f : state.flowsOf(c)) {
-                int up = state.src(f);
-                int down = hosts + state.dst(f);
-                double sent = state.sent(f);
-                load[up] += sent;
-                load[down] += sent;
-                flow[up] += rate[f];
-                flow[down] += rate[f];
+            for (int f : state.unfinishedFlowsOf(c)) {
+                flow[state.src(f)] += rate[f];
+                flow[hosts + state.dst(f)] += rate[f];
             }
-            double maxLoad = 0;
+            double maxLoad = loads.maxLoad(c);
             double maxRate = 0;
-            for (int p = 0; p < load.length; p++) {
-                maxLoad = Math.max(maxLoad, load[p]);
-                maxRate = Math.max(maxRate, flow[p]);
-            }
             double rateAtMax = 0;
-            for (int p = 0; p < load.length; p++) {
-                if (load[p] == maxLoad) {
+            // A port the coflow does not touch has load and rate 0, which change neither maximum.
+            for (int k = loads.from(c); k < loads.to(c); k++) {
+                int p = loads.port(k);
+                maxRate = Math.max(maxRate, flow[p]);
+                if (loads.load(k) == maxLoad) {
                     rateAtMax = Math.max(rateAtMax, flow[p]);
                 }
+                flow[p] = 0.0;
             }
             double w = state.coflow(c).weight();
             low0[c] = maxLoad / w;

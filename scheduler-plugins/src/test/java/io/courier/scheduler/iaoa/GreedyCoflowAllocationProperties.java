@@ -1,5 +1,6 @@
 package io.courier.scheduler.iaoa;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,5 +80,103 @@ class GreedyCoflowAllocationProperties {
                 assertTrue(rate[f] >= share * (1 - 1e-9), s.flow(f) + " of the top coflow got " + rate[f] + " < " + share);
             }
         }
+    }
+
+    /**
+     * The greedy step equals the spec's loop (Alg. 4 lines 5-10, counting every coflow's flows per resource first) to
+     * the last bit, on states whose later coflows often find a resource already spent (few hosts, many flows).
+     */
+    @Property(tries = 300)
+    void prioritizedIsTheSpecsLoop(@ForAll @IntRange(min = 2, max = 5) int hosts,
+            @ForAll @IntRange(min = 1, max = 8) int coflows, @ForAll long seed) {
+        Random rnd = new Random(seed);
+        ClusterState s = randomState(rnd, hosts, coflows);
+        int[] order = AlphaOrder.order(s, AlphaOrder.sentAlphas(s));
+        double[] residual = s.residualCapacities(false);
+        double[] rate = GreedyCoflowAllocation.prioritized(s, order, residual);
+
+        double eps = s.network().rateEpsilon();
+        double[] refResidual = s.residualCapacities(false);
+        double[] refRate = new double[s.flowCount()];
+        for (int c : order) {
+            int[] flows = s.unfinishedFlowsOf(c);
+            if (flows.length == 0) {
+                continue;
+            }
+            int[] n = new int[refResidual.length];
+            for (int f : flows) {
+                for (int p : s.resourcesOf(f)) {
+                    n[p]++;
+                }
+            }
+            double r = Double.POSITIVE_INFINITY;
+            for (int f : flows) {
+                for (int p : s.resourcesOf(f)) {
+                    r = Math.min(r, refResidual[p] / n[p]);
+                }
+            }
+            if (r <= eps) {
+                r = 0.0;
+            }
+            for (int f : flows) {
+                refRate[f] = r;
+            }
+            for (int p = 0; p < refResidual.length; p++) {
+                if (n[p] > 0) {
+                    refResidual[p] = Math.max(0.0, refResidual[p] - r * n[p]);
+                }
+            }
+        }
+        assertArrayEquals(refRate, rate, 0.0);
+        assertArrayEquals(refResidual, residual, 0.0);
+    }
+
+    /** {@link SentPortLoads} holds each coflow's dense per-port sums of bytes sent, summed in flow order. */
+    @Property(tries = 300)
+    void sentPortLoadsAreTheDenseSums(@ForAll @IntRange(min = 2, max = 6) int hosts,
+            @ForAll @IntRange(min = 1, max = 6) int coflows, @ForAll long seed) {
+        ClusterState s = randomState(new Random(seed), hosts, coflows);
+        SentPortLoads loads = SentPortLoads.of(s);
+        double[] alpha = AlphaOrder.sentAlphas(s);
+        for (int c = 0; c < s.coflowCount(); c++) {
+            double[] dense = new double[2 * hosts];
+            for (int f : s.flowsOf(c)) {
+                dense[s.src(f)] += s.sent(f);
+                dense[hosts + s.dst(f)] += s.sent(f);
+            }
+            double[] sparse = new double[2 * hosts];
+            int prev = -1;
+            for (int k = loads.from(c); k < loads.to(c); k++) {
+                assertTrue(loads.port(k) > prev, "ports ascend");
+                prev = loads.port(k);
+                sparse[loads.port(k)] = loads.load(k);
+            }
+            assertArrayEquals(dense, sparse, 0.0);
+            double max = 0;
+            for (double d : dense) {
+                max = Math.max(max, d);
+            }
+            assertEquals(max, loads.maxLoad(c), 0.0);
+            assertEquals(max / s.coflow(c).weight(), alpha[c], 0.0);
+        }
+    }
+
+    /** Small hosts of mixed capacities and coflows of 1-12 flows, some finished, with fractional bytes sent. */
+    private static ClusterState randomState(Random rnd, int hosts, int coflows) {
+        Network.Builder nb = Network.builder();
+        for (int h = 0; h < hosts; h++) {
+            nb.host("h" + h, 0.5 + rnd.nextInt(4), 0.5 + rnd.nextInt(4));
+        }
+        ClusterState.Builder b = ClusterState.builder(nb.build());
+        long flowId = 1;
+        for (int c = 1; c <= coflows; c++) {
+            b.coflow(new Coflow(CoflowId.of(c), rnd.nextInt(3), 1 + rnd.nextInt(5)));
+            int n = 1 + rnd.nextInt(12);
+            for (int k = 0; k < n; k++) {
+                b.flow(Flow.builder(FlowId.of(flowId++), CoflowId.of(c), rnd.nextInt(hosts), rnd.nextInt(hosts))
+                        .sent(rnd.nextDouble() * 10).finished(rnd.nextInt(5) == 0).build());
+            }
+        }
+        return b.build();
     }
 }

@@ -174,15 +174,15 @@ public final class FluidSimulator {
                 now = admission[nextAdmission];
                 continue;
             }
-            if (epoch != null && !admitted && now >= epoch.wake && quietSkips && !epoch.completedAny()) {
+            if (epoch != null && !admitted && now >= epoch.wake() && quietSkips && !epoch.completedAny()) {
                 // A wake-up after a quiet interval (rates as decided, nothing arrived or finished): the
                 // scheduler may prove that its decision stands, and the interval simply goes on.
                 double wake = scheduler.skipWakeup(now);
                 if (!Double.isNaN(wake)) {
-                    epoch.wake = wake > now + 1e-9 * Math.max(1.0, now) ? wake : Double.POSITIVE_INFINITY;
+                    epoch.extendTo(wake > now + 1e-9 * Math.max(1.0, now) ? wake : Double.POSITIVE_INFINITY);
                 }
             }
-            if (epoch == null || admitted || now >= epoch.wake) {
+            if (epoch == null || admitted || now >= epoch.wake()) {
                 if (epoch != null) {
                     epoch.settle(now);
                 }
@@ -190,7 +190,7 @@ public final class FluidSimulator {
                 decisions++;
             }
             // The next instant something happens: a completion, an admission or the scheduler's wake-up.
-            double next = Math.min(epoch.nextCompletion(), epoch.wake);
+            double next = Math.min(epoch.nextCompletion(), epoch.wake());
             if (nextAdmission < coflows.size()) {
                 next = Math.min(next, admission[nextAdmission]);
             }
@@ -324,14 +324,20 @@ public final class FluidSimulator {
      */
     private final class Epoch {
         final double start;
-        /** The scheduler's next wake-up; moved on when it skips one ({@link CoflowScheduler#skipWakeup}). */
-        double wake;
+        /** The scheduler's next wake-up; moved on when it skips one ({@link #extendTo}). */
+        private double wake;
         private final int[] flows;      // global flow numbers by position
         private final double[] rate;
         private final int[] positive;   // positions with a positive rate, the first positiveCount
         private final int positiveCount;
         private final int[] portFlows;  // sending network flows per port (up ports, then down ports)
-        private final CompletionQueue order;
+        /**
+         * The completions due by the interval's end, at the latest {@link #wake} (within {@link #completeUntil}'s
+         * tolerance); later ones are left out, as the next decision comes first. At trace scale an interval of a
+         * periodic scheduler sees a few hundred of tens of thousands of running flows complete, and ordering only
+         * those is what keeps the queue cheap. {@link #extendTo} re-fills it when the interval goes on.
+         */
+        private CompletionQueue order;
         private final double[] finish;  // completion instant by position; set only for running positive positions
         private boolean completedAny;
 
@@ -353,22 +359,55 @@ public final class FluidSimulator {
                 keyBuf = new long[finishBuf.length];
             }
             this.finish = finishBuf;
+            double horizon = limit(wake);
             long[] keys = keyBuf;
-            int running = 0;
+            int due = 0;
             for (int k = 0; k < positiveCount; k++) {
                 int i = positive[k];
                 int g = global[i];
                 if (table.state[g] == FlowTable.RUNNING) {
                     double at = start + table.remaining(g) / rate[i];
                     finish[i] = at;
-                    keys[running++] = CompletionQueue.key(at - start, i);
+                    if (at <= horizon) {
+                        keys[due++] = CompletionQueue.key(at - start, i);
+                    }
                 }
             }
-            this.order = new CompletionQueue(keys, running);
+            this.order = new CompletionQueue(keys, due);
         }
 
         boolean completedAny() {
             return completedAny;
+        }
+
+        double wake() {
+            return wake;
+        }
+
+        /**
+         * Moves the interval's end to {@code later} (a skipped wake-up, so nothing completed yet) and queues the
+         * completions due by then.
+         */
+        void extendTo(double later) {
+            if (completedAny) {
+                throw new IllegalStateException(label + ": an interval with completions cannot be extended");
+            }
+            wake = later;
+            double horizon = limit(later);
+            long[] keys = keyBuf;
+            int due = 0;
+            for (int k = 0; k < positiveCount; k++) {
+                int i = positive[k];
+                if (table.state[flows[i]] == FlowTable.RUNNING && finish[i] <= horizon) {
+                    keys[due++] = CompletionQueue.key(finish[i] - start, i);
+                }
+            }
+            order = new CompletionQueue(keys, due);
+        }
+
+        /** The latest instant a completion event at {@code t} takes along (simultaneous within a relative 1e-9). */
+        private double limit(double t) {
+            return t + 1e-9 * Math.max(1.0, t - start);
         }
 
         double nextCompletion() {
@@ -381,7 +420,7 @@ public final class FluidSimulator {
          */
         int completeUntil(double t) {
             int n = 0;
-            double limit = t + 1e-9 * Math.max(1.0, t - start);
+            double limit = limit(t);
             while (!order.isEmpty() && finish[order.peek()] <= limit) {
                 int i = order.poll();
                 table.lastRate[flows[i]] = rate[i];
