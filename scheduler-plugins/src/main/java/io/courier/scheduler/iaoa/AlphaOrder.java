@@ -18,7 +18,12 @@ public final class AlphaOrder {
 
     /** {@code α_C} from cumulative bytes sent, finished flows included (Alg. 3 lines 5-9), per coflow index. */
     public static double[] sentAlphas(ClusterState state) {
-        return SentPortLoads.of(state).alphas(state);
+        double[] alpha = new double[state.coflowCount()];
+        for (int c = 0; c < alpha.length; c++) {
+            // The largest port sum; summed in flow order, so equal to the running maximum of a dense walk.
+            alpha[c] = state.sentPortSums(c).max() / state.coflow(c).weight();
+        }
+        return alpha;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Info;
+import io.courier.scheduler.model.PortSums;
 import io.courier.scheduler.model.SchedulerType;
 import io.courier.scheduler.primitives.QuietInterval;
 import io.courier.scheduler.registry.ParameterSpec;
@@ -89,11 +90,11 @@ public final class IaoaScheduler implements CoflowScheduler {
         for (int c = 0; c < state.coflowCount(); c++) {
             active.add(state.coflow(c).id());
         }
-        SentPortLoads loads = null;
+        double[] alphas = null;
         int[] sorted = null;
         if (mustReorder(state.now(), active)) {
-            loads = SentPortLoads.of(state);
-            sorted = AlphaOrder.order(state, loads.alphas(state));
+            alphas = AlphaOrder.sentAlphas(state);
+            sorted = AlphaOrder.order(state, alphas);
             List<CoflowId> ids = new ArrayList<>(sorted.length);
             for (int c : sorted) {
                 ids.add(state.coflow(c).id());
@@ -110,13 +111,13 @@ public final class IaoaScheduler implements CoflowScheduler {
         if (!proveQuiet) {
             return Decision.ofOwnedRates(state, rate);
         }
-        if (loads == null) {
-            loads = SentPortLoads.of(state);
-            sorted = AlphaOrder.order(state, loads.alphas(state));
+        if (alphas == null) {
+            alphas = AlphaOrder.sentAlphas(state);
+            sorted = AlphaOrder.order(state, alphas);
         }
         // Alg. 4's rates are a function of the order and the set of unfinished flows only: while the
         // network is quiet the decision changes only when a re-ordering gives another order.
-        quiet.decided(state.now(), Arrays.equals(sorted, indices) ? quietBound(state, sorted, loads, rate)
+        quiet.decided(state.now(), Arrays.equals(sorted, indices) ? quietBound(state, sorted, alphas, rate)
                 : state.now());
         return Decision.ofOwnedRates(state, rate);
     }
@@ -150,10 +151,9 @@ public final class IaoaScheduler implements CoflowScheduler {
      * tie groups stay more than the tie tolerance apart by those bounds; a tie group stands only if all its
      * coflows are paused (their α do not move), otherwise nothing is proved.
      */
-    private double quietBound(ClusterState state, int[] sorted, SentPortLoads loads, double[] rate) {
+    private double quietBound(ClusterState state, int[] sorted, double[] alphas, double[] rate) {
         int n = sorted.length;
         int hosts = state.network().hostCount();
-        double[] alphas = loads.alphas(state);
         // Rates per port, summed over unfinished flows only: a finished flow's rate is 0 and adds nothing.
         double[] flow = new double[2 * hosts];
         double[] low0 = new double[n];
@@ -162,17 +162,18 @@ public final class IaoaScheduler implements CoflowScheduler {
         double[] high1 = new double[n];
         for (int c = 0; c < n; c++) {
             for (int f : state.unfinishedFlowsOf(c)) {
-                flow[state.src(f)] += rate[f];
-                flow[hosts + state.dst(f)] += rate[f];
+                flow[state.network().up(state.src(f))] += rate[f];
+                flow[state.network().down(state.dst(f))] += rate[f];
             }
-            double maxLoad = loads.maxLoad(c);
+            PortSums loads = state.sentPortSums(c);
+            double maxLoad = loads.max();
             double maxRate = 0;
             double rateAtMax = 0;
             // A port the coflow does not touch has load and rate 0, which change neither maximum.
-            for (int k = loads.from(c); k < loads.to(c); k++) {
+            for (int k = 0; k < loads.size(); k++) {
                 int p = loads.port(k);
                 maxRate = Math.max(maxRate, flow[p]);
-                if (loads.load(k) == maxLoad) {
+                if (loads.sum(k) == maxLoad) {
                     rateAtMax = Math.max(rateAtMax, flow[p]);
                 }
                 flow[p] = 0.0;

@@ -199,19 +199,24 @@ public final class ClusterState {
         if (all == null) {
             // Found on first use: a driver that revises states between decisions would otherwise redo this list
             // for every one of them, and most schedulers never ask for it.
-            boolean[] fin = columns.finished;
+            // The coflows' (ascending) lists one after the other: in the usual state, whose coflows' flows are side
+            // by side in coflow order, that already is flow order; a state built otherwise gets sorted.
             int open = 0;
-            for (int i = 0; i < columns.count; i++) {
-                if (!fin[i]) {
-                    open++;
-                }
+            for (int[] list : unfinishedOfCoflow) {
+                open += list.length;
             }
             all = new int[open];
             int k = 0;
-            for (int i = 0; i < columns.count; i++) {
-                if (!fin[i]) {
-                    all[k++] = i;
+            boolean ascending = true;
+            for (int[] list : unfinishedOfCoflow) {
+                if (list.length > 0) {
+                    ascending &= k == 0 || list[0] > all[k - 1];
+                    System.arraycopy(list, 0, all, k, list.length);
+                    k += list.length;
                 }
+            }
+            if (!ascending) {
+                Arrays.sort(all);
             }
             unfinishedMemo = all;
         }
@@ -268,6 +273,23 @@ public final class ClusterState {
             sentByCoflow = memo;
         }
         return memo[coflowIndex];
+    }
+
+    /**
+     * Bytes sent by all flows of a coflow, finished ones included, on each host port they touch: the sum over the
+     * port's flows in flow order (seed 004's {@code L_C(p)} of Alg. 3). Computed once per state and coflow; a
+     * revised state ({@link ColumnarStateBuilder#revise}), or the next whole state, keeps the sums of coflows none of
+     * whose flows' sent bytes changed.
+     */
+    public PortSums sentPortSums(int coflowIndex) {
+        PortSums sums = aggregates.sentSums(coflowIndex);
+        if (sums == null) {
+            int ports = 2 * network.hostCount();
+            sums = PortSums.of(flowsOfCoflow[coflowIndex], columns.src, columns.dst, columns.sent, network,
+                    new double[ports], new boolean[ports]);
+            aggregates.sentSums(coflowIndex, sums);
+        }
+        return sums;
     }
 
     /**

@@ -41,11 +41,14 @@ final class CoflowAggregates {
 
     private final Loads[] loads;
     private final StaleLoads[] stale;
+    /** Bytes sent per port, finished flows included ({@link ClusterState#sentPortSums}); kept while sent bytes are. */
+    private final PortSums[] sent;
     private final PortGroups[][] groups; // [SRC or DST][coflow]
 
     CoflowAggregates(int coflows) {
         loads = new Loads[coflows];
         stale = new StaleLoads[coflows];
+        sent = new PortSums[coflows];
         groups = new PortGroups[][] {new PortGroups[coflows], new PortGroups[coflows]};
     }
 
@@ -62,6 +65,20 @@ final class CoflowAggregates {
     /** The earlier loads of {@code coflow} and the ports where they are out of date, or null (see {@link StaleLoads}). */
     StaleLoads staleLoads(int coflow) {
         return stale[coflow];
+    }
+
+    /** The bytes sent per port of {@code coflow}, or null when not computed yet. */
+    PortSums sentSums(int coflow) {
+        return sent[coflow];
+    }
+
+    void sentSums(int coflow, PortSums value) {
+        sent[coflow] = value;
+    }
+
+    /** Whether the loads of {@code coflow} are known here, up to date or stale: only then can a later state refresh them. */
+    boolean knowsLoads(int coflow) {
+        return coflow < loads.length && (loads[coflow] != null || stale[coflow] != null);
     }
 
     /**
@@ -110,6 +127,7 @@ final class CoflowAggregates {
         if (withLoads) {
             loads[to] = prev.loads[from];
             stale[to] = prev.stale[from];
+            sent[to] = prev.sent[from];
         }
         for (int side = SRC; side <= DST; side++) {
             PortGroups g = prev.groups[side][from];
@@ -130,6 +148,7 @@ final class CoflowAggregates {
             if (!valuesChanged[c]) {
                 next.loads[c] = loads[c];
                 next.stale[c] = stale[c];
+                next.sent[c] = sent[c];
             }
             if (!finishedChanged[c]) {
                 next.groups[SRC][c] = groups[SRC][c];

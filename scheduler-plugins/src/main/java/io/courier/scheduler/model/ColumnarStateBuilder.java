@@ -197,14 +197,49 @@ public final class ColumnarStateBuilder {
      */
     public ColumnarStateBuilder reviseFlow(int index, double sentBytes, boolean done, double measured,
             double lastDesired) {
+        int own = checkRevising();
+        if (revisedCount == revised.length) {
+            revised = Arrays.copyOf(revised, 2 * revisedCount);
+        }
+        reviseOne(index, own, sentBytes, done, measured, lastDesired);
+        return this;
+    }
+
+    /**
+     * {@link #reviseFlow} for many flows: for each {@code k < count}, the flow at index {@code i = positions[k]}
+     * takes the driver's values at {@code j = source[i]}: {@code sent[j]}, {@code finished[j]}, and {@code rate[j]}
+     * as both its measured and its last desired rate. The same checks and outcome as {@code count} calls of
+     * {@link #reviseFlow}, without their per-call overhead: a simulator revises every flow that sent since the last
+     * decision, tens of thousands at trace scale.
+     */
+    public ColumnarStateBuilder reviseFlows(int[] positions, int count, int[] source, double[] sent,
+            boolean[] finished, double[] rate) {
+        int own = checkRevising();
+        if (revised.length < revisedCount + count) {
+            revised = Arrays.copyOf(revised, Math.max(2 * revised.length, revisedCount + count));
+        }
+        for (int k = 0; k < count; k++) {
+            int i = positions[k];
+            int j = source[i];
+            double r = rate[j];
+            reviseOne(i, own, sent[j], finished[j], r, r);
+        }
+        return this;
+    }
+
+    /** The number of flows of the state being revised (those a revision may change); throws outside a revision. */
+    private int checkRevising() {
         if (!revising) {
             throw new IllegalStateException("reviseFlow outside a revision (call revise first)");
         }
-        int own = last.starts[last.coflows.size()];
+        return last.starts[last.coflows.size()];
+    }
+
+    /** One flow's new values; {@link #revised} has room for one more entry. */
+    private void reviseOne(int index, int own, double sentBytes, boolean done, double measured, double lastDesired) {
         if (index < 0 || index >= own) {
             throw new IllegalArgumentException("flow index " + index + " outside the state's " + own + " flows");
         }
-        long flowId = id[index];
         if (!(sentBytes >= 0 && sentBytes < Double.POSITIVE_INFINITY && valid(measured) && valid(lastDesired))) {
             // The flows revised so far have their new values but the kept structure does not know them yet: from
             // here on the builder can only build whole (build() now builds the state from its columns).
@@ -213,11 +248,12 @@ public final class ColumnarStateBuilder {
             Arrays.fill(coflowRevised, false);
             Arrays.fill(coflowValuesRevised, false);
             CoflowId c = coflows.get(coflowOfBuf[index]).id();
-            check(flowId, c, "sent", sentBytes, false);
-            check(flowId, c, "measured rate", measured, true);
-            check(flowId, c, "last desired rate", lastDesired, true);
+            check(id[index], c, "sent", sentBytes, false);
+            check(id[index], c, "measured rate", measured, true);
+            check(id[index], c, "last desired rate", lastDesired, true);
         }
-        if (finished[index] != done) {
+        boolean was = finished[index];
+        if (was != done) {
             coflowRevised[coflowOfBuf[index]] = true;
             unfinishing |= !done;
             if (done) {
@@ -227,18 +263,14 @@ public final class ColumnarStateBuilder {
                 finishing[finishingCount++] = index;
             }
         }
-        if (finished[index] != done || Double.compare(sent[index], sentBytes) != 0) {
+        if (was != done || Double.compare(sent[index], sentBytes) != 0) {
             coflowValuesRevised[coflowOfBuf[index]] = true;
         }
         sent[index] = sentBytes;
         finished[index] = done;
         measuredRate[index] = measured;
         lastDesiredRate[index] = lastDesired;
-        if (revisedCount == revised.length) {
-            revised = Arrays.copyOf(revised, 2 * revisedCount);
-        }
         revised[revisedCount++] = index;
-        return this;
     }
 
     public ColumnarStateBuilder now(double time) {
@@ -653,12 +685,19 @@ public final class ColumnarStateBuilder {
      * port summed again for nothing).
      */
     private void markStaleLoads(CoflowAggregates before, CoflowAggregates after) {
+        boolean any = false;
+        for (int c = 0; c < coflowValuesRevised.length && !any; c++) {
+            any = coflowValuesRevised[c] && before.knowsLoads(c);
+        }
+        if (!any) {
+            return; // no loads to refresh: this driver's scheduler has not asked for them (or not since they changed)
+        }
         int[] order = Arrays.copyOf(revised, revisedCount);
         Arrays.sort(order); // a coflow's flows are side by side
         for (int j = 0; j < order.length; ) {
             int c = coflowOfBuf[order[j]];
             int e = coflowRunEnd(order, j, order.length);
-            if (coflowValuesRevised[c]) {
+            if (coflowValuesRevised[c] && before.knowsLoads(c)) {
                 int n = 0;
                 for (int k = j; k < e; k++) {
                     n = markPorts(order[k], n);

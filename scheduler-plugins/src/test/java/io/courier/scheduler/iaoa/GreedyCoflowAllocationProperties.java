@@ -10,6 +10,7 @@ import io.courier.scheduler.model.CoflowId;
 import io.courier.scheduler.model.Flow;
 import io.courier.scheduler.model.FlowId;
 import io.courier.scheduler.model.Network;
+import io.courier.scheduler.model.PortSums;
 import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -131,33 +132,47 @@ class GreedyCoflowAllocationProperties {
         assertArrayEquals(refResidual, residual, 0.0);
     }
 
-    /** {@link SentPortLoads} holds each coflow's dense per-port sums of bytes sent, summed in flow order. */
+    /**
+     * {@link ClusterState#sentPortSums} holds each coflow's dense per-port sums of bytes sent (finished flows included),
+     * summed in flow order, and α is their largest over the weight.
+     */
     @Property(tries = 300)
-    void sentPortLoadsAreTheDenseSums(@ForAll @IntRange(min = 2, max = 6) int hosts,
+    void sentPortSumsAreTheDenseSums(@ForAll @IntRange(min = 2, max = 6) int hosts,
             @ForAll @IntRange(min = 1, max = 6) int coflows, @ForAll long seed) {
         ClusterState s = randomState(new Random(seed), hosts, coflows);
-        SentPortLoads loads = SentPortLoads.of(s);
         double[] alpha = AlphaOrder.sentAlphas(s);
         for (int c = 0; c < s.coflowCount(); c++) {
             double[] dense = new double[2 * hosts];
+            boolean[] touched = new boolean[2 * hosts];
+            int touchedCount = 0;
             for (int f : s.flowsOf(c)) {
-                dense[s.src(f)] += s.sent(f);
-                dense[hosts + s.dst(f)] += s.sent(f);
+                int up = s.network().up(s.src(f));
+                int down = s.network().down(s.dst(f));
+                dense[up] += s.sent(f);
+                dense[down] += s.sent(f);
+                for (int p : new int[] {up, down}) {
+                    touchedCount += touched[p] ? 0 : 1;
+                    touched[p] = true;
+                }
             }
+            PortSums sums = s.sentPortSums(c);
             double[] sparse = new double[2 * hosts];
             int prev = -1;
-            for (int k = loads.from(c); k < loads.to(c); k++) {
-                assertTrue(loads.port(k) > prev, "ports ascend");
-                prev = loads.port(k);
-                sparse[loads.port(k)] = loads.load(k);
+            for (int k = 0; k < sums.size(); k++) {
+                assertTrue(sums.port(k) > prev, "ports ascend");
+                prev = sums.port(k);
+                assertTrue(touched[prev], "only ports the coflow's flows touch");
+                sparse[prev] = sums.sum(k);
             }
+            assertEquals(touchedCount, sums.size(), "every port the coflow's flows touch");
             assertArrayEquals(dense, sparse, 0.0);
             double max = 0;
             for (double d : dense) {
                 max = Math.max(max, d);
             }
-            assertEquals(max, loads.maxLoad(c), 0.0);
+            assertEquals(max, sums.max(), 0.0);
             assertEquals(max / s.coflow(c).weight(), alpha[c], 0.0);
+            assertTrue(sums == s.sentPortSums(c), "computed once per state");
         }
     }
 

@@ -79,6 +79,14 @@ class ColumnarStateBuilderTest {
             assertEquals(b.sentBy(c), a.sentBy(c));
             assertEquals(c, a.indexOf(b.coflow(c).id()));
             assertArrayEquals(b.remainingPortLoads(c), a.remainingPortLoads(c), 0.0);
+            PortSums sentB = b.sentPortSums(c);
+            PortSums sentA = a.sentPortSums(c);
+            assertEquals(sentB.size(), sentA.size());
+            for (int k = 0; k < sentB.size(); k++) {
+                assertEquals(sentB.port(k), sentA.port(k));
+                assertEquals(sentB.sum(k), sentA.sum(k), 0.0);
+            }
+            assertEquals(sentB.max(), sentA.max(), 0.0);
             for (int h = 0; h < NET.hostCount(); h++) {
                 assertSameGroup(b.unfinishedBySrc(c), a.unfinishedBySrc(c), h);
                 assertSameGroup(b.unfinishedByDst(c), a.unfinishedByDst(c), h);
@@ -184,7 +192,8 @@ class ColumnarStateBuilderTest {
      * A revision ({@link ColumnarStateBuilder#revise}) of the state built last, over several rounds (a revision of
      * a revision), reads exactly like a state built whole from the new values: flows finishing and (for the API's
      * sake) unfinishing, sent bytes and rates changing, some flows revised twice in a round, rounds that change no
-     * finished flag. A whole state can be begun again afterwards.
+     * finished flag. Rounds 2, 5 and 6 give their values in bulk ({@link ColumnarStateBuilder#reviseFlows}, from a
+     * driver's columns through a position map). A whole state can be begun again afterwards.
      */
     @Test
     void revisionIsTheStateBuiltWholeWithTheNewValues() {
@@ -196,9 +205,21 @@ class ColumnarStateBuilderTest {
         ClusterState built = reusable.build();
         assertSameState(first, built);
         java.util.List<Flow> flows = new java.util.ArrayList<>(first.flows());
+        // A driver's columns for the bulk rounds, in reverse order of the state's flows (the map is not the identity).
+        int n = flows.size();
+        int[] source = new int[n];
+        for (int i = 0; i < n; i++) {
+            source[i] = n - 1 - i;
+        }
+        double[] driverSent = new double[n];
+        boolean[] driverDone = new boolean[n];
+        double[] driverRate = new double[n];
         for (int round = 0; round < 7; round++) {
             double now = 8.0 + round;
             reusable.revise(now);
+            boolean bulk = round == 2 || round >= 5;
+            int[] positions = new int[64];
+            int count = 0;
             // Finish-only rounds finish several flows of a coflow at once.
             int changes = round == 4 ? 0 : round % 3 == 0 ? 10 + rnd.nextInt(20) : 1 + rnd.nextInt(20);
             for (int k = 0; k < changes; k++) {
@@ -210,13 +231,23 @@ class ColumnarStateBuilderTest {
                         : round % 3 == 1 ? f.finished() : rnd.nextInt(3) == 0;
                 double sent = done ? f.size() : Math.min(f.size() - 1, f.sent() + rnd.nextInt(50));
                 double rate = rnd.nextBoolean() ? Double.NaN : rnd.nextInt(50);
-                reusable.reviseFlow(i, sent, done, rate, rate);
+                if (bulk) {
+                    driverSent[source[i]] = sent;
+                    driverDone[source[i]] = done;
+                    driverRate[source[i]] = rate;
+                    positions[count++] = i;
+                } else {
+                    reusable.reviseFlow(i, sent, done, rate, rate);
+                }
                 Flow.Builder b = Flow.builder(f.id(), f.coflow(), f.src(), f.dst()).size(f.size()).sent(sent)
                         .finished(done);
                 if (!Double.isNaN(rate)) {
                     b.measuredRate(rate).lastDesiredRate(rate);
                 }
                 flows.set(i, b.build());
+            }
+            if (bulk) {
+                reusable.reviseFlows(positions, count, source, driverSent, driverDone, driverRate);
             }
             ClusterState.Builder expected = ClusterState.builder(NET).now(now).coflows(first.coflows());
             expected.flows(flows);
@@ -400,6 +431,18 @@ class ColumnarStateBuilderTest {
         reusable.build();
         reusable.revise(4.0).reviseFlow(0, 4, false, 2, 2);
         assertEquals(6.0, reusable.build().remaining(0));
+        // In bulk: the same checks, naming the flow.
+        reusable.revise(5.0);
+        rejects(() -> reusable.reviseFlows(new int[] {1}, 1, new int[] {0, 0}, new double[] {1}, new boolean[1],
+                new double[] {1}), "flow index 1", "1 flows");
+        rejects(() -> reusable.reviseFlows(new int[] {0}, 1, new int[] {0}, new double[] {Double.NaN},
+                new boolean[1], new double[] {1}), "flow-5", "coflow-1", "sent");
+        assertThrows(IllegalStateException.class, () -> reusable.reviseFlows(new int[] {0}, 1, new int[] {0},
+                new double[] {1}, new boolean[1], new double[] {1}));
+        reusable.build();
+        reusable.revise(6.0).reviseFlows(new int[] {0}, 1, new int[] {0}, new double[] {7}, new boolean[1],
+                new double[] {2});
+        assertEquals(3.0, reusable.build().remaining(0));
     }
 
     /** Whole coflows copied from arrays give the state that flow-by-flow calls give, and the same errors. */

@@ -340,6 +340,8 @@ public final class FluidSimulator {
         private CompletionQueue order;
         private final double[] finish;  // completion instant by position; set only for running positive positions
         private boolean completedAny;
+        /** Whether {@link #order} holds every completion of the interval, not only those due by the first wake-up. */
+        private boolean queuedAll;
 
         Epoch(double start, int[] global, int count, double[] rate, int[] positive, int positiveCount, double wake,
                 int[] portFlows) {
@@ -360,6 +362,7 @@ public final class FluidSimulator {
             }
             this.finish = finishBuf;
             double horizon = limit(wake);
+            queuedAll = horizon == Double.POSITIVE_INFINITY;
             long[] keys = keyBuf;
             int due = 0;
             for (int k = 0; k < positiveCount; k++) {
@@ -385,20 +388,24 @@ public final class FluidSimulator {
         }
 
         /**
-         * Moves the interval's end to {@code later} (a skipped wake-up, so nothing completed yet) and queues the
-         * completions due by then.
+         * Moves the interval's end to {@code later} (a skipped wake-up, so nothing completed yet). The first time,
+         * every completion is queued: a scheduler that skips one wake-up tends to skip the next ones too, and
+         * re-scanning the running flows at each of them would cost more than ordering them all once.
          */
         void extendTo(double later) {
             if (completedAny) {
                 throw new IllegalStateException(label + ": an interval with completions cannot be extended");
             }
             wake = later;
-            double horizon = limit(later);
+            if (queuedAll) {
+                return;
+            }
+            queuedAll = true;
             long[] keys = keyBuf;
             int due = 0;
             for (int k = 0; k < positiveCount; k++) {
                 int i = positive[k];
-                if (table.state[flows[i]] == FlowTable.RUNNING && finish[i] <= horizon) {
+                if (table.state[flows[i]] == FlowTable.RUNNING) {
                     keys[due++] = CompletionQueue.key(finish[i] - start, i);
                 }
             }
@@ -617,12 +624,7 @@ public final class FluidSimulator {
     private Snapshot revisedSnapshot(double now, double[] admission) {
         ColumnarStateBuilder b = recycled.revise(now);
         int[] g = globalBuf;
-        for (int k = 0; k < touchedCount; k++) {
-            int i = touchedBuf[k];
-            int flow = g[i];
-            double rate = table.lastRate[flow];
-            b.reviseFlow(i, table.sent[flow], table.state[flow] == FlowTable.DONE, rate, rate);
-        }
+        b.reviseFlows(touchedBuf, touchedCount, g, table.sent, table.done, table.lastRate);
         touchedCount = 0;
         if (!admittedSinceSnapshot.isEmpty()) {
             int n = snapshotCount;
