@@ -9,7 +9,9 @@ import io.courier.scheduler.primitives.GreedyTopUp;
 import io.courier.scheduler.primitives.MaxMin;
 import io.courier.scheduler.primitives.OpenHostPorts;
 import io.courier.scheduler.primitives.ToppedFlows;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Turns an order-based decision into per-flow rates with the enforcers of SCHEDULERS.md §0.3.
@@ -56,36 +58,98 @@ public final class OrderEnforcer {
         if (enforcement == Enforcement.PRIORITY_GREEDY) {
             greedy(state, decision, residual, rate, null);
         } else {
-            // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last. The
-            // unfinished flows are sorted by (class, flow) on primitive keys: classes ascending, flows ascending
-            // inside each, as a sorted map of lists would give them, without boxing every flow.
+            // Strict priority classes; TCP-like max-min sharing inside a class. Unclassified flows go last.
             int[] priority = decision.prioritiesIndexedLike(state);
-            int[] open = state.unfinishedFlows();
-            long[] keyed = new long[open.length];
-            for (int j = 0; j < open.length; j++) {
-                int f = open[j];
-                long k = priority[f] < 0 ? Integer.MAX_VALUE : priority[f];
-                keyed[j] = k << 32 | f;
-            }
-            Arrays.sort(keyed);
-            for (int from = 0; from < keyed.length; ) {
-                long k = keyed[from] >>> 32;
-                int to = from + 1;
-                while (to < keyed.length && keyed[to] >>> 32 == k) {
-                    to++;
-                }
-                int[] fs = new int[to - from];
-                for (int j = from; j < to; j++) {
-                    fs[j - from] = (int) keyed[j];
-                }
-                MaxMin.fill(state, fs, residual, null, rate);
-                from = to;
+            for (int[] members : classesInOrder(priority, state.unfinishedFlows())) {
+                MaxMin.fill(state, members, residual, null, rate);
             }
             // Max-min over every running class is the costly enforcement: a scheduler that enforced its decision
             // itself (Stream's proof) leaves the rates for the driver, which enforces it on the same snapshot next.
             decision.noteEnforced(enforcement, state, rate, n);
         }
         return rate;
+    }
+
+    /**
+     * The flows of {@code open} (ascending) by class: classes ascending, unclassified ({@code priority < 0}) last, flows
+     * ascending inside each — the lists a sorted map of lists would give, without boxing every flow. Classes are few
+     * and small (Stream's 0..K-1), so a counting pass places them; a wide spread of class numbers is sorted instead.
+     */
+    static List<int[]> classesInOrder(int[] priority, int[] open) {
+        int lo = Integer.MAX_VALUE;
+        int hi = Integer.MIN_VALUE;
+        for (int f : open) {
+            int k = priority[f] < 0 ? Integer.MAX_VALUE : priority[f];
+            lo = Math.min(lo, k);
+            hi = Math.max(hi, k);
+        }
+        List<int[]> out = new ArrayList<>();
+        if (open.length == 0) {
+            return out;
+        }
+        boolean unclassified = hi == Integer.MAX_VALUE;
+        int top = unclassified ? -1 : hi; // the largest real class, or -1 when every flow is unclassified
+        if (unclassified) {
+            for (int f : open) {
+                if (priority[f] >= 0) {
+                    top = Math.max(top, priority[f]);
+                }
+            }
+        }
+        if (top >= 0 && (long) top - lo > 4096) {
+            return sortedClasses(priority, open);
+        }
+        int classes = (top < 0 ? 0 : top - lo + 1) + (unclassified ? 1 : 0);
+        int[] count = new int[classes];
+        for (int f : open) {
+            count[slot(priority[f], lo, classes)]++;
+        }
+        int[][] members = new int[classes][];
+        for (int k = 0; k < classes; k++) {
+            members[k] = new int[count[k]];
+            count[k] = 0;
+        }
+        for (int f : open) {
+            int k = slot(priority[f], lo, classes);
+            members[k][count[k]++] = f;
+        }
+        for (int[] m : members) {
+            if (m.length > 0) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** The counting slot of a class: its offset from the lowest, unclassified flows in the last slot. */
+    private static int slot(int priority, int lo, int classes) {
+        return priority < 0 ? classes - 1 : priority - lo;
+    }
+
+    /** {@link #classesInOrder} by sorting (class, flow) keys, for class numbers too far apart to count. */
+    private static List<int[]> sortedClasses(int[] priority, int[] open) {
+        long[] keyed = new long[open.length];
+        for (int j = 0; j < open.length; j++) {
+            int f = open[j];
+            long k = priority[f] < 0 ? Integer.MAX_VALUE : priority[f];
+            keyed[j] = k << 32 | f;
+        }
+        Arrays.sort(keyed);
+        List<int[]> out = new ArrayList<>();
+        for (int from = 0; from < keyed.length; ) {
+            long k = keyed[from] >>> 32;
+            int to = from + 1;
+            while (to < keyed.length && keyed[to] >>> 32 == k) {
+                to++;
+            }
+            int[] fs = new int[to - from];
+            for (int j = from; j < to; j++) {
+                fs[j - from] = (int) keyed[j];
+            }
+            out.add(fs);
+            from = to;
+        }
+        return out;
     }
 
     /**

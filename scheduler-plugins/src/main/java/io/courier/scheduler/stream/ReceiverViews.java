@@ -22,11 +22,11 @@ import java.util.TreeMap;
  */
 final class ReceiverViews {
     private final Map<Integer, List<SubCoflowObservation>> byReceiver;
-    private final Map<CoflowId, Map<Integer, Double>> received;
+    private final Map<CoflowId, ReceivedBytes> received;
     private final Map<FlowId, Double> sent;
 
     private ReceiverViews(Map<Integer, List<SubCoflowObservation>> byReceiver,
-            Map<CoflowId, Map<Integer, Double>> received, Map<FlowId, Double> sent) {
+            Map<CoflowId, ReceivedBytes> received, Map<FlowId, Double> sent) {
         this.byReceiver = byReceiver;
         this.received = received;
         this.sent = sent;
@@ -37,16 +37,16 @@ final class ReceiverViews {
      * @param relayed        {@link #received()} of the previous epoch
      * @param previousSent   {@link #sent()} of the previous epoch, or {@code null} when stalls are not tracked
      */
-    static ReceiverViews of(ClusterState state, Map<CoflowId, Map<Integer, Double>> relayed,
+    static ReceiverViews of(ClusterState state, Map<CoflowId, ReceivedBytes> relayed,
             Map<FlowId, Double> previousSent) {
         return of(state, relayed, previousSent, new SubCoflowShapes());
     }
 
     /** As {@link #of(ClusterState, Map, Map)}, with the coflows' shapes kept in {@code shapes} across epochs. */
-    static ReceiverViews of(ClusterState state, Map<CoflowId, Map<Integer, Double>> relayed,
+    static ReceiverViews of(ClusterState state, Map<CoflowId, ReceivedBytes> relayed,
             Map<FlowId, Double> previousSent, SubCoflowShapes shapes) {
         Map<Integer, List<SubCoflowObservation>> byReceiver = new TreeMap<>();
-        Map<CoflowId, Map<Integer, Double>> received = new HashMap<>(state.coflowCount() * 2);
+        Map<CoflowId, ReceivedBytes> received = new HashMap<>(state.coflowCount() * 2);
         Map<FlowId, Double> sentNow = previousSent == null ? Collections.<FlowId, Double>emptyMap()
                 : new HashMap<FlowId, Double>(state.flowCount() * 2);
         for (int c = 0; c < state.coflowCount(); c++) {
@@ -76,15 +76,10 @@ final class ReceiverViews {
                     }
                 }
             }
-            Map<Integer, Double> before = relayed.get(id);
-            double[] lastX = before == null ? null : new double[receivers];
-            for (int r = 0; lastX != null && r < receivers; r++) {
-                Double v = before.get(shape.hosts.get(r));
-                lastX[r] = v == null ? Double.NaN : v; // NaN: that receiver relayed nothing (an x is never NaN)
-            }
-            Map<Integer, Double> xNow = new HashMap<>(receivers * 2);
+            ReceivedBytes before = relayed.get(id);
+            // NaN: that receiver relayed nothing (an x is never NaN)
+            double[] lastX = before == null ? null : before.inOrderOf(shape.hostArray);
             for (int r = 0; r < receivers; r++) {
-                xNow.put(shape.hosts.get(r), x[r]);
                 SubCoflowObservation o = SubCoflowObservation.builder(id)
                         .bytesReceived(x[r])
                         .flows(n[r], finished[r])
@@ -98,7 +93,7 @@ final class ReceiverViews {
                 }
                 list.add(o);
             }
-            received.put(id, xNow);
+            received.put(id, new ReceivedBytes(shape.hostArray, x));
         }
         shapes.epochDone();
         for (Map.Entry<Integer, List<SubCoflowObservation>> e : byReceiver.entrySet()) {
@@ -125,7 +120,7 @@ final class ReceiverViews {
     }
 
     /** {@code x_{c,r}} of this epoch by coflow and receiving host: the next epoch's relay. */
-    Map<CoflowId, Map<Integer, Double>> received() {
+    Map<CoflowId, ReceivedBytes> received() {
         return received;
     }
 

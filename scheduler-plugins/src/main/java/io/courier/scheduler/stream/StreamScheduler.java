@@ -43,7 +43,7 @@ public final class StreamScheduler implements CoflowScheduler {
     private final double epoch;
     private final StarvationAging aging;
     private Map<Integer, ReceiverPriorities> receivers = new HashMap<>();
-    private Map<CoflowId, Map<Integer, Double>> relayed = Collections.emptyMap();
+    private Map<CoflowId, ReceivedBytes> relayed = Collections.emptyMap();
     /** Who relays to whom in each active coflow, kept across epochs ({@link SubCoflowShapes}). */
     private final SubCoflowShapes shapes = new SubCoflowShapes();
     private Map<FlowId, Double> lastSent = Collections.emptyMap();
@@ -54,9 +54,9 @@ public final class StreamScheduler implements CoflowScheduler {
     private boolean proveQuiet;
     /**
      * What the relay of a skipped epoch would have recorded, as of the last decision: per coflow, the bytes
-     * each receiving host had received ({@code [0]}) and receives per second at the decided rates ({@code [1]}).
+     * each receiving host had received and receives per second at the decided rates.
      */
-    private Map<CoflowId, Map<Integer, double[]>> receiving = Collections.emptyMap();
+    private Map<CoflowId, ReceivedBytes> receiving = Collections.emptyMap();
     /** The last epoch skipped since the last decision, NaN if none: its relay is still to be recorded. */
     private double skippedEpoch = Double.NaN;
 
@@ -214,7 +214,7 @@ public final class StreamScheduler implements CoflowScheduler {
         int[] n = new int[hosts];
         int[] done = new int[hosts];
         int[] touched = new int[hosts];
-        Map<CoflowId, Map<Integer, double[]>> rec = new HashMap<>(state.coflowCount() * 2);
+        Map<CoflowId, ReceivedBytes> rec = new HashMap<>(state.coflowCount() * 2);
         double bound = Double.POSITIVE_INFINITY;
         for (int c = 0; c < state.coflowCount(); c++) {
             CoflowId id = state.coflow(c).id();
@@ -236,10 +236,13 @@ public final class StreamScheduler implements CoflowScheduler {
                     totalRate += rate[f];
                 }
             }
-            Map<Integer, double[]> byHost = new HashMap<>(count * 2);
+            int[] hostsOf = Arrays.copyOf(touched, count);
+            double[] xOf = new double[count];
+            double[] rOf = new double[count];
             for (int k = 0; k < count; k++) {
                 int d = touched[k];
-                byHost.put(d, new double[] {x[d], r[d]});
+                xOf[k] = x[d];
+                rOf[k] = r[d];
                 ReceiverPriorities holder = receivers.get(d);
                 if (holder == null || !holder.knows(id)) {
                     bound = now;
@@ -253,22 +256,19 @@ public final class StreamScheduler implements CoflowScheduler {
                 n[d] = 0;
                 done[d] = 0;
             }
-            rec.put(id, byHost);
+            // Hosts in the order the coflow's flows first reach them: its shape's receiver order.
+            rec.put(id, new ReceivedBytes(hostsOf, xOf, rOf));
         }
         quiet.decided(now, bound);
         receiving = rec;
     }
 
     /** The relay an epoch at {@code t} would have recorded: bytes received per coflow and host at the decided rates. */
-    private Map<CoflowId, Map<Integer, Double>> relayAt(double t) {
+    private Map<CoflowId, ReceivedBytes> relayAt(double t) {
         double dt = t - quiet.decidedAt();
-        Map<CoflowId, Map<Integer, Double>> out = new HashMap<>(receiving.size() * 2);
-        for (Map.Entry<CoflowId, Map<Integer, double[]>> e : receiving.entrySet()) {
-            Map<Integer, Double> byHost = new HashMap<>(e.getValue().size() * 2);
-            for (Map.Entry<Integer, double[]> h : e.getValue().entrySet()) {
-                byHost.put(h.getKey(), h.getValue()[0] + h.getValue()[1] * dt);
-            }
-            out.put(e.getKey(), byHost);
+        Map<CoflowId, ReceivedBytes> out = new HashMap<>(receiving.size() * 2);
+        for (Map.Entry<CoflowId, ReceivedBytes> e : receiving.entrySet()) {
+            out.put(e.getKey(), e.getValue().after(dt));
         }
         return out;
     }

@@ -127,27 +127,31 @@ public final class SubCoflowObservation {
         }
 
         public SubCoflowObservation build() {
-            String where = "Stream observation of " + coflow + ": ";
+            // The message prefix is built only on a failure: observations are built per (coflow, receiver) and epoch.
             if (!(bytesReceived >= 0) || Double.isInfinite(bytesReceived)) {
-                throw new IllegalArgumentException(where + "bytes received x must be finite and >= 0, got "
+                throw new IllegalArgumentException(where() + "bytes received x must be finite and >= 0, got "
                         + bytesReceived);
             }
             if (flowsSeen < 1) {
-                throw new IllegalArgumentException(where + "a receiver observes a sub-coflow only through its flows,"
+                throw new IllegalArgumentException(where() + "a receiver observes a sub-coflow only through its flows,"
                         + " so flows seen n must be >= 1, got " + flowsSeen);
             }
             if (flowsFinished < 0 || flowsFinished > flowsSeen) {
-                throw new IllegalArgumentException(where + "finished flows must be in [0, n=" + flowsSeen + "], got "
+                throw new IllegalArgumentException(where() + "finished flows must be in [0, n=" + flowsSeen + "], got "
                         + flowsFinished);
             }
             if (!(relayedBytes >= 0) || Double.isInfinite(relayedBytes)) {
-                throw new IllegalArgumentException(where + "relayed bytes S must be finite and >= 0, got "
+                throw new IllegalArgumentException(where() + "relayed bytes S must be finite and >= 0, got "
                         + relayedBytes);
             }
             if (subCoflows < 1) {
-                throw new IllegalArgumentException(where + "sub-coflow count m must be >= 1, got " + subCoflows);
+                throw new IllegalArgumentException(where() + "sub-coflow count m must be >= 1, got " + subCoflows);
             }
             return new SubCoflowObservation(this);
+        }
+
+        private String where() {
+            return "Stream observation of " + coflow + ": ";
         }
     }
 }

@@ -25,6 +25,8 @@ final class SubCoflowShapes {
         final int[] dst;
         /** Receiving hosts by local receiver index. */
         final List<Integer> hosts;
+        /** The same hosts as an array. */
+        final int[] hostArray;
         /** The local receiver index of each flow, in {@code flowsOf} order. */
         final int[] receiverOf;
         /** Each receiver's peers (local indices), in the order the relay sum adds them. */
@@ -34,6 +36,7 @@ final class SubCoflowShapes {
             this.src = src;
             this.dst = dst;
             this.hosts = hosts;
+            this.hostArray = hosts.stream().mapToInt(Integer::intValue).toArray();
             this.receiverOf = receiverOf;
             this.peers = peers;
         }

@@ -230,4 +230,35 @@ class OrderEnforcerTest {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> Decision.ofOrderWithOwnedPriorities(s, Arrays.asList(C1), bad));
     }
+
+    /**
+     * E2's classes come out as a sorted map of lists would give them — classes ascending, unclassified last, flows
+     * ascending — whether counted (few, close classes) or sorted (class numbers far apart), on random priorities.
+     */
+    @Test
+    void classesComeInClassThenFlowOrder() {
+        java.util.Random rnd = new java.util.Random(5);
+        for (int round = 0; round < 500; round++) {
+            int flows = 1 + rnd.nextInt(60);
+            int[] priority = new int[flows + 5];
+            int spread = round % 3 == 0 ? 5_000_000 : 1 + rnd.nextInt(6);
+            for (int f = 0; f < priority.length; f++) {
+                priority[f] = rnd.nextInt(4) == 0 ? -1 : rnd.nextInt(spread);
+            }
+            int[] open = java.util.stream.IntStream.range(0, priority.length).filter(f -> rnd.nextInt(4) != 0)
+                    .toArray();
+            java.util.TreeMap<Integer, List<Integer>> expected = new java.util.TreeMap<>();
+            for (int f : open) {
+                expected.computeIfAbsent(priority[f] < 0 ? Integer.MAX_VALUE : priority[f], k -> new java.util.ArrayList<>())
+                        .add(f);
+            }
+            List<int[]> got = OrderEnforcer.classesInOrder(priority, open);
+            assertEquals(expected.size(), got.size(), "classes in round " + round);
+            int k = 0;
+            for (List<Integer> members : expected.values()) {
+                assertArrayEquals(members.stream().mapToInt(Integer::intValue).toArray(), got.get(k++),
+                        "round " + round);
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.courier.scheduler.stream;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -182,7 +183,7 @@ class StreamSchedulerTest {
     @Test
     void receiverViewsMatchWhatEachReceiverKnows() {
         ClusterState state = manyToOne(0);
-        ReceiverViews v = ReceiverViews.of(state, Collections.<CoflowId, Map<Integer, Double>>emptyMap(), null);
+        ReceiverViews v = ReceiverViews.of(state, Collections.<CoflowId, ReceivedBytes>emptyMap(), null);
         List<SubCoflowObservation> host10 = v.byReceiver().get(10);
         assertEquals(2, host10.size());
         SubCoflowObservation c1 = host10.get(0);
@@ -194,7 +195,17 @@ class StreamSchedulerTest {
         assertEquals(1, c1.subCoflows());
         assertEquals(CoflowId.of(5), host10.get(1).coflow());
         assertEquals(2, host10.get(1).flowsSeen());
-        assertEquals(Collections.singletonMap(10, 30 * MB), v.received().get(CoflowId.of(1)));
+        assertEquals(Collections.singletonMap(10, 30 * MB), v.received().get(CoflowId.of(1)).asMap());
+    }
+
+    /** A relay is read by index in its own host order, by host in another one (NaN for a host it does not know). */
+    @Test
+    void receivedBytesAreReadByHost() {
+        ReceivedBytes relay = new ReceivedBytes(new int[] {7, 3, 9}, new double[] {1, 2, 3});
+        assertArrayEquals(new double[] {1, 2, 3}, relay.inOrderOf(new int[] {7, 3, 9}), 0.0);
+        assertArrayEquals(new double[] {3, 1, Double.NaN, 2}, relay.inOrderOf(new int[] {9, 7, 4, 3}), 0.0);
+        ReceivedBytes moving = new ReceivedBytes(new int[] {7, 3}, new double[] {1, 2}, new double[] {10, 20});
+        assertArrayEquals(new double[] {1.5, 3}, moving.after(0.05).inOrderOf(new int[] {7, 3}), 1e-12);
     }
 
     /** One coflow: s0→r1, s0→r2 share sender s0; s1→r3 shares no sender. Hosts s0=0, s1=1, r1..r3=2..4. */
@@ -207,7 +218,7 @@ class StreamSchedulerTest {
     @Test
     void informationRelayUsesPeersThroughSharedSendersOneEpochLate() {
         ReceiverViews first = ReceiverViews.of(relayCoflow(0, 30, 30, 30),
-                Collections.<CoflowId, Map<Integer, Double>>emptyMap(), null);
+                Collections.<CoflowId, ReceivedBytes>emptyMap(), null);
         for (List<SubCoflowObservation> os : first.byReceiver().values()) {
             assertEquals(0.0, os.get(0).relayedBytes(), "nothing relayed before the first epoch");
         }
@@ -237,7 +248,7 @@ class StreamSchedulerTest {
     void relayShapesAreKeptWhileTheFlowsStayAndRederivedWhenTheyChange() {
         SubCoflowShapes shapes = new SubCoflowShapes();
         ClusterState epoch1 = relayCoflow(0, 30, 30, 30);
-        ReceiverViews first = ReceiverViews.of(epoch1, Collections.<CoflowId, Map<Integer, Double>>emptyMap(), null,
+        ReceiverViews first = ReceiverViews.of(epoch1, Collections.<CoflowId, ReceivedBytes>emptyMap(), null,
                 shapes);
         SubCoflowShapes.Shape kept = shapes.of(epoch1, 0);
         shapes.epochDone();
@@ -259,7 +270,7 @@ class StreamSchedulerTest {
     @Test
     void stallsAreDetectedFromBytesReceivedBetweenEpochs() {
         ReceiverViews first = ReceiverViews.of(relayCoflow(0, 30, 30, 30),
-                Collections.<CoflowId, Map<Integer, Double>>emptyMap(), Collections.<FlowId, Double>emptyMap());
+                Collections.<CoflowId, ReceivedBytes>emptyMap(), Collections.<FlowId, Double>emptyMap());
         assertFalse(first.byReceiver().get(2).get(0).stalled(), "no history yet");
         ReceiverViews second = ReceiverViews.of(relayCoflow(0.01, 30, 31, 30), first.received(), first.sent());
         assertTrue(second.byReceiver().get(2).get(0).stalled());
