@@ -29,37 +29,28 @@ public final class MaxMin {
         }
         double eps = state.network().rateEpsilon();
         int nRes = residual.length;
-        // The active flows (positive demand, room on every resource), in the order of 'flows', with their resources
-        // copied into one flat array: every later pass reads these instead of reaching each flow's own list.
+        // CSR adjacency resource -> positions in 'flows' of the active flows using it.
         int[] count = new int[nRes];
-        int[] act = new int[nFlows];
-        int[] resFrom = new int[nFlows + 1];
-        int[] res = new int[2 * nFlows];
+        boolean[] active = new boolean[nFlows];
         int activeCount = 0;
         for (int k = 0; k < nFlows; k++) {
             int f = flows[k];
             if (demand != null && demand[f] <= eps) {
                 continue;
             }
-            int[] rs = state.resourcesOf(f);
             boolean ok = true;
-            for (int p : rs) {
+            for (int p : state.resourcesOf(f)) {
                 if (residual[p] <= eps) {
                     ok = false;
                     break;
                 }
             }
             if (ok) {
-                int at = resFrom[activeCount];
-                if (at + rs.length > res.length) {
-                    res = Arrays.copyOf(res, Math.max(2 * res.length, at + rs.length));
-                }
-                for (int p : rs) {
+                active[k] = true;
+                activeCount++;
+                for (int p : state.resourcesOf(f)) {
                     count[p]++;
-                    res[at++] = p;
                 }
-                act[activeCount++] = f;
-                resFrom[activeCount] = at;
             }
         }
         if (activeCount == 0) {
@@ -69,17 +60,19 @@ public final class MaxMin {
         for (int p = 0; p < nRes; p++) {
             start[p + 1] = start[p] + count[p];
         }
-        int[] members = new int[start[nRes]]; // resource -> positions in 'act' of the flows using it, ascending
+        int[] members = new int[start[nRes]];
         int[] fillPos = Arrays.copyOf(start, nRes);
-        for (int j = 0; j < activeCount; j++) {
-            for (int m = resFrom[j]; m < resFrom[j + 1]; m++) {
-                members[fillPos[res[m]]++] = j;
+        for (int k = 0; k < nFlows; k++) {
+            if (active[k]) {
+                for (int p : state.resourcesOf(flows[k])) {
+                    members[fillPos[p]++] = k;
+                }
             }
         }
         double[] frozenUse = new double[nRes];   // sum of levels of flows frozen on p
         int[] unfrozen = count;                   // reuse: number of active, unfrozen flows on p
-        double[] x = new double[activeCount];
-        boolean[] frozen = new boolean[activeCount];
+        double[] x = new double[nFlows];
+        boolean[] frozen = new boolean[nFlows];
         LevelHeap events = new LevelHeap(nRes);
         for (int p = 0; p < nRes; p++) {
             if (unfrozen[p] > 0) {
@@ -89,13 +82,15 @@ public final class MaxMin {
         Integer[] byDemand = null;
         int nextDemand = 0;
         if (demand != null) {
+            int n = 0;
             byDemand = new Integer[activeCount];
-            for (int j = 0; j < activeCount; j++) {
-                byDemand[j] = j;
+            for (int k = 0; k < nFlows; k++) {
+                if (active[k]) {
+                    byDemand[n++] = k;
+                }
             }
             final double[] dem = demand;
-            final int[] flowAt = act;
-            Arrays.sort(byDemand, (a, b) -> Double.compare(dem[flowAt[a]], dem[flowAt[b]]));
+            Arrays.sort(byDemand, (a, b) -> Double.compare(dem[flows[a]], dem[flows[b]]));
         }
         int remaining = activeCount;
         while (remaining > 0) {
@@ -122,46 +117,43 @@ public final class MaxMin {
                 nextDemand++;
             }
             double demLevel = byDemand != null && nextDemand < byDemand.length
-                    ? demand[act[byDemand[nextDemand]]] : Double.POSITIVE_INFINITY;
+                    ? demand[flows[byDemand[nextDemand]]] : Double.POSITIVE_INFINITY;
             if (resP < 0 && Double.isInfinite(demLevel)) {
                 break; // cannot happen: every active flow has resources
             }
             if (demLevel <= resLevel) {
-                int j = byDemand[nextDemand++];
-                freeze(j, demLevel, resFrom, res, x, frozen, frozenUse, unfrozen);
-                remaining--;
+                int k = byDemand[nextDemand++];
+                remaining -= freeze(state, flows, k, demLevel, x, frozen, frozenUse, unfrozen);
             } else {
                 double level = Math.max(0.0, resLevel);
                 events.poll();
                 for (int m = start[resP]; m < start[resP + 1]; m++) {
-                    int j = members[m];
-                    if (!frozen[j]) {
-                        freeze(j, level, resFrom, res, x, frozen, frozenUse, unfrozen);
-                        remaining--;
+                    int k = members[m];
+                    if (!frozen[k]) {
+                        remaining -= freeze(state, flows, k, level, x, frozen, frozenUse, unfrozen);
                     }
                 }
             }
         }
-        for (int j = 0; j < activeCount; j++) {
-            double xj = x[j];
-            if (xj > 0) {
-                rate[act[j]] += xj;
-                for (int m = resFrom[j]; m < resFrom[j + 1]; m++) {
-                    int p = res[m];
-                    residual[p] = Math.max(0.0, residual[p] - xj);
+        for (int k = 0; k < nFlows; k++) {
+            if (x[k] > 0) {
+                int f = flows[k];
+                rate[f] += x[k];
+                for (int p : state.resourcesOf(f)) {
+                    residual[p] = Math.max(0.0, residual[p] - x[k]);
                 }
             }
         }
     }
 
-    private static void freeze(int j, double level, int[] resFrom, int[] res, double[] x, boolean[] frozen,
+    private static int freeze(ClusterState state, int[] flows, int k, double level, double[] x, boolean[] frozen,
             double[] frozenUse, int[] unfrozen) {
-        frozen[j] = true;
-        x[j] = level;
-        for (int m = resFrom[j]; m < resFrom[j + 1]; m++) {
-            int p = res[m];
+        frozen[k] = true;
+        x[k] = level;
+        for (int p : state.resourcesOf(flows[k])) {
             frozenUse[p] += level;
             unfrozen[p]--;
         }
+        return 1;
     }
 }
