@@ -65,18 +65,7 @@ class GreedyCoflowAllocationProperties {
         int top = order[0];
         int[] flows = s.unfinishedFlowsOf(top);
         if (flows.length > 0) {
-            int[] n = new int[net.resourceCount()];
-            for (int f : flows) {
-                for (int p : s.resourcesOf(f)) {
-                    n[p]++;
-                }
-            }
-            double share = Double.POSITIVE_INFINITY;
-            for (int f : flows) {
-                for (int p : s.resourcesOf(f)) {
-                    share = Math.min(share, net.capacity(p) / n[p]);
-                }
-            }
+            double share = commonShare(s, flows, net.capacities(), flowsPerResource(s, flows));
             for (int f : flows) {
                 assertTrue(rate[f] >= share * (1 - 1e-9), s.flow(f) + " of the top coflow got " + rate[f] + " < " + share);
             }
@@ -104,18 +93,8 @@ class GreedyCoflowAllocationProperties {
             if (flows.length == 0) {
                 continue;
             }
-            int[] n = new int[refResidual.length];
-            for (int f : flows) {
-                for (int p : s.resourcesOf(f)) {
-                    n[p]++;
-                }
-            }
-            double r = Double.POSITIVE_INFINITY;
-            for (int f : flows) {
-                for (int p : s.resourcesOf(f)) {
-                    r = Math.min(r, refResidual[p] / n[p]);
-                }
-            }
+            int[] n = flowsPerResource(s, flows);
+            double r = commonShare(s, flows, refResidual, n);
             if (r <= eps) {
                 r = 0.0;
             }
@@ -174,6 +153,28 @@ class GreedyCoflowAllocationProperties {
             assertEquals(max / s.coflow(c).weight(), alpha[c], 0.0);
             assertTrue(sums == s.sentPortSums(c), "computed once per state");
         }
+    }
+
+    /** {@code n_p}: how many of {@code flows} use each resource. */
+    private static int[] flowsPerResource(ClusterState s, int[] flows) {
+        int[] n = new int[s.network().resourceCount()];
+        for (int f : flows) {
+            for (int p : s.resourcesOf(f)) {
+                n[p]++;
+            }
+        }
+        return n;
+    }
+
+    /** {@code min_p available(p) / n_p} over the resources of {@code flows}: Alg. 4's common rate before EPS. */
+    private static double commonShare(ClusterState s, int[] flows, double[] available, int[] n) {
+        double share = Double.POSITIVE_INFINITY;
+        for (int f : flows) {
+            for (int p : s.resourcesOf(f)) {
+                share = Math.min(share, available[p] / n[p]);
+            }
+        }
+        return share;
     }
 
     /** Small hosts of mixed capacities and coflows of 1-12 flows, some finished, with fractional bytes sent. */
