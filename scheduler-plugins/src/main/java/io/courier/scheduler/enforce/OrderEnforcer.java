@@ -76,24 +76,20 @@ public final class OrderEnforcer {
      * and small (Stream's 0..K-1), so a counting pass places them; a wide spread of class numbers is sorted instead.
      */
     static List<int[]> classesInOrder(int[] priority, int[] open) {
-        int lo = Integer.MAX_VALUE;
-        int hi = Integer.MIN_VALUE;
-        for (int f : open) {
-            int k = priority[f] < 0 ? Integer.MAX_VALUE : priority[f];
-            lo = Math.min(lo, k);
-            hi = Math.max(hi, k);
-        }
         List<int[]> out = new ArrayList<>();
         if (open.length == 0) {
             return out;
         }
-        boolean unclassified = hi == Integer.MAX_VALUE;
-        int top = unclassified ? -1 : hi; // the largest real class, or -1 when every flow is unclassified
-        if (unclassified) {
-            for (int f : open) {
-                if (priority[f] >= 0) {
-                    top = Math.max(top, priority[f]);
-                }
+        int lo = Integer.MAX_VALUE; // the lowest and highest real class; top stays -1 when every flow is unclassified
+        int top = -1;
+        boolean unclassified = false;
+        for (int f : open) {
+            int k = priority[f];
+            if (k < 0) {
+                unclassified = true;
+            } else {
+                lo = Math.min(lo, k);
+                top = Math.max(top, k);
             }
         }
         if (top >= 0 && (long) top - lo > 4096) {

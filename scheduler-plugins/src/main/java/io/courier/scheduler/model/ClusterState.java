@@ -284,9 +284,7 @@ public final class ClusterState {
     public PortSums sentPortSums(int coflowIndex) {
         PortSums sums = aggregates.sentSums(coflowIndex);
         if (sums == null) {
-            int ports = 2 * network.hostCount();
-            sums = PortSums.of(flowsOfCoflow[coflowIndex], columns.src, columns.dst, columns.sent, network,
-                    new double[ports], new boolean[ports]);
+            sums = PortSums.of(flowsOfCoflow[coflowIndex], columns.src, columns.dst, columns.sent, network);
             aggregates.sentSums(coflowIndex, sums);
         }
         return sums;

@@ -18,13 +18,12 @@ public final class PortSums {
         this.max = max;
     }
 
-    /**
-     * {@code value[f]} of every flow in {@code flows} added to its up and its down port, in the order given.
-     * {@code scratch} ({@code 2 · hosts} zeros) and {@code seen} ({@code 2 · hosts} false) are left as they came.
-     */
-    static PortSums of(int[] flows, int[] src, int[] dst, double[] value, Network network, double[] scratch,
-            boolean[] seen) {
-        int[] touched = new int[Math.min(2 * flows.length, scratch.length)];
+    /** {@code value[f]} of every flow in {@code flows} added to its up and its down port, in the order given. */
+    static PortSums of(int[] flows, int[] src, int[] dst, double[] value, Network network) {
+        int portCount = 2 * network.hostCount();
+        double[] scratch = new double[portCount];
+        boolean[] seen = new boolean[portCount];
+        int[] touched = new int[Math.min(2 * flows.length, portCount)];
         int n = 0;
         for (int f : flows) {
             double v = value[f];
@@ -49,8 +48,6 @@ public final class PortSums {
             int p = ports[k];
             sums[k] = scratch[p];
             max = Math.max(max, scratch[p]);
-            scratch[p] = 0.0;
-            seen[p] = false;
         }
         return new PortSums(ports, sums, max);
     }

@@ -22,23 +22,8 @@ class GreedyCoflowAllocationProperties {
     @Property(tries = 300)
     void feasibleMaximalAndPriorityFirst(@ForAll @IntRange(min = 2, max = 6) int hosts,
             @ForAll @IntRange(min = 1, max = 5) int coflows, @ForAll long seed) {
-        Random rnd = new Random(seed);
-        Network.Builder nb = Network.builder();
-        for (int h = 0; h < hosts; h++) {
-            nb.host("h" + h, 0.5 + rnd.nextInt(4), 0.5 + rnd.nextInt(4));
-        }
-        Network net = nb.build();
-        ClusterState.Builder b = ClusterState.builder(net);
-        long flowId = 1;
-        for (int c = 1; c <= coflows; c++) {
-            b.coflow(new Coflow(CoflowId.of(c), rnd.nextInt(3), 1 + rnd.nextInt(5)));
-            int n = 1 + rnd.nextInt(4);
-            for (int k = 0; k < n; k++) {
-                b.flow(Flow.builder(FlowId.of(flowId++), CoflowId.of(c), rnd.nextInt(hosts), rnd.nextInt(hosts))
-                        .sent(rnd.nextInt(10)).finished(rnd.nextInt(5) == 0).build());
-            }
-        }
-        ClusterState s = b.build();
+        ClusterState s = randomState(new Random(seed), hosts, coflows, 4, false);
+        Network net = s.network();
         int[] order = AlphaOrder.order(s, AlphaOrder.sentAlphas(s));
         double[] rate = GreedyCoflowAllocation.allocate(s, order);
 
@@ -80,7 +65,7 @@ class GreedyCoflowAllocationProperties {
     void prioritizedIsTheSpecsLoop(@ForAll @IntRange(min = 2, max = 5) int hosts,
             @ForAll @IntRange(min = 1, max = 8) int coflows, @ForAll long seed) {
         Random rnd = new Random(seed);
-        ClusterState s = randomState(rnd, hosts, coflows);
+        ClusterState s = randomState(rnd, hosts, coflows, 12, true);
         int[] order = AlphaOrder.order(s, AlphaOrder.sentAlphas(s));
         double[] residual = s.residualCapacities(false);
         double[] rate = GreedyCoflowAllocation.prioritized(s, order, residual);
@@ -118,7 +103,7 @@ class GreedyCoflowAllocationProperties {
     @Property(tries = 300)
     void sentPortSumsAreTheDenseSums(@ForAll @IntRange(min = 2, max = 6) int hosts,
             @ForAll @IntRange(min = 1, max = 6) int coflows, @ForAll long seed) {
-        ClusterState s = randomState(new Random(seed), hosts, coflows);
+        ClusterState s = randomState(new Random(seed), hosts, coflows, 12, true);
         double[] alpha = AlphaOrder.sentAlphas(s);
         for (int c = 0; c < s.coflowCount(); c++) {
             double[] dense = new double[2 * hosts];
@@ -177,8 +162,11 @@ class GreedyCoflowAllocationProperties {
         return share;
     }
 
-    /** Small hosts of mixed capacities and coflows of 1-12 flows, some finished, with fractional bytes sent. */
-    private static ClusterState randomState(Random rnd, int hosts, int coflows) {
+    /**
+     * Small hosts of mixed capacities and coflows of 1 to {@code maxFlows} flows, some finished, with 0-9 bytes sent
+     * (any fraction of 10 when {@code fractionalSent}).
+     */
+    private static ClusterState randomState(Random rnd, int hosts, int coflows, int maxFlows, boolean fractionalSent) {
         Network.Builder nb = Network.builder();
         for (int h = 0; h < hosts; h++) {
             nb.host("h" + h, 0.5 + rnd.nextInt(4), 0.5 + rnd.nextInt(4));
@@ -187,10 +175,13 @@ class GreedyCoflowAllocationProperties {
         long flowId = 1;
         for (int c = 1; c <= coflows; c++) {
             b.coflow(new Coflow(CoflowId.of(c), rnd.nextInt(3), 1 + rnd.nextInt(5)));
-            int n = 1 + rnd.nextInt(12);
+            int n = 1 + rnd.nextInt(maxFlows);
             for (int k = 0; k < n; k++) {
-                b.flow(Flow.builder(FlowId.of(flowId++), CoflowId.of(c), rnd.nextInt(hosts), rnd.nextInt(hosts))
-                        .sent(rnd.nextDouble() * 10).finished(rnd.nextInt(5) == 0).build());
+                int src = rnd.nextInt(hosts);
+                int dst = rnd.nextInt(hosts);
+                double sent = fractionalSent ? rnd.nextDouble() * 10 : rnd.nextInt(10);
+                b.flow(Flow.builder(FlowId.of(flowId++), CoflowId.of(c), src, dst)
+                        .sent(sent).finished(rnd.nextInt(5) == 0).build());
             }
         }
         return b.build();

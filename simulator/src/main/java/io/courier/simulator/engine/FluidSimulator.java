@@ -340,8 +340,8 @@ public final class FluidSimulator {
         private CompletionQueue order;
         private final double[] finish;  // completion instant by position; set only for running positive positions
         private boolean completedAny;
-        /** Whether {@link #order} holds every completion of the interval, not only those due by the first wake-up. */
-        private boolean queuedAll;
+        /** The latest completion instant {@link #order} holds: the first wake-up's {@link #limit}, or +∞ (all of them). */
+        private double horizon;
 
         Epoch(double start, int[] global, int count, double[] rate, int[] positive, int positiveCount, double wake,
                 int[] portFlows) {
@@ -361,8 +361,7 @@ public final class FluidSimulator {
                 keyBuf = new long[finishBuf.length];
             }
             this.finish = finishBuf;
-            double horizon = limit(wake);
-            queuedAll = horizon == Double.POSITIVE_INFINITY;
+            this.horizon = limit(wake);
             long[] keys = keyBuf;
             int due = 0;
             for (int k = 0; k < positiveCount; k++) {
@@ -397,10 +396,10 @@ public final class FluidSimulator {
                 throw new IllegalStateException(label + ": an interval with completions cannot be extended");
             }
             wake = later;
-            if (queuedAll) {
+            if (horizon == Double.POSITIVE_INFINITY) {
                 return;
             }
-            queuedAll = true;
+            horizon = Double.POSITIVE_INFINITY;
             long[] keys = keyBuf;
             int due = 0;
             for (int k = 0; k < positiveCount; k++) {
