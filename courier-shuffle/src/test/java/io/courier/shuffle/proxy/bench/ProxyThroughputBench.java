@@ -8,11 +8,15 @@ import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentConsumer;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.courier.shuffle.proxy.protocol.FrameType;
+import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -49,7 +53,8 @@ import java.util.zip.CRC32;
  * Throughput harness (not a test; run {@code bench/proxy-throughput.sh}): one merged loopback connection
  * carrying N concurrent segment streams through two Courier proxies, against a plain Netty zero-copy
  * transfer of the same bytes ({@link DefaultFileRegion}s, one connection). Reports GB/s and process CPU
- * seconds per GB (sender, receiver and readers all run in this JVM in both cases).
+ * seconds per GB (sender, receiver and readers all run in this JVM in both cases). A {@code framed} plain
+ * variant sends Courier's DATA frames without Courier: the floor that the protocol's framing sets.
  *
  * <p>Arguments: {@code [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]}.
  */
@@ -137,12 +142,12 @@ public final class ProxyThroughputBench {
     private static int[] baselines(String[] variants) {
         int first = -1;
         for (int v = 0; v < variants.length && first < 0; v++) {
-            first = variants[v].trim().startsWith("plain") ? v : -1;
+            first = isBaseline(variants[v]) ? v : -1;
         }
         int[] base = new int[variants.length];
         int last = first;
         for (int v = 0; v < variants.length; v++) {
-            if (variants[v].trim().startsWith("plain")) {
+            if (isBaseline(variants[v])) {
                 last = v;
             }
             base[v] = last;
@@ -196,6 +201,12 @@ public final class ProxyThroughputBench {
         return r;
     }
 
+    /** A plain transfer of whole segments: what the other variants are compared with (a framed one is compared too). */
+    private static boolean isBaseline(String variant) {
+        String v = variant.trim();
+        return v.startsWith("plain") && !v.contains("framed"); // also matches "unframed"
+    }
+
     private static double[] runVariant(String variant, MapOutputFiles files, long[] offsets, int segmentMiB,
             DirectoryMapOutputLocator locator, int streams) throws Exception {
         String[] kindAndMode = variant.trim().split("@");
@@ -203,13 +214,29 @@ public final class ProxyThroughputBench {
         switch (kindAndMode[0]) {
             case "plain":
                 // The proxies' transport setting (-Dcourier.proxy.transport, or plain@transport=nio|epoll), so
-                // that plain and Courier run on the same transport unless a variant says otherwise.
-                if (mode != null && mode.startsWith("sndbuf=")) {
-                    // plain@sndbuf=N: the plain sender's SO_SNDBUF (bytes in flight), on the proxies' transport.
-                    return runPlain(files.data(), offsets, (long) segmentMiB << 20, config(null).transport(),
-                            Integer.parseInt(mode.substring("sndbuf=".length())));
+                // that plain and Courier run on the same transport unless a variant says otherwise. Settings join
+                // with '+': sndbuf=N (the plain sender's SO_SNDBUF, bytes in flight); framed (Courier's DATA framing,
+                // see runPlain) or framed=N (N-byte blocks: the protocol allows 64 KiB, larger shows what that limit
+                // costs); unframed (the same interleaved blocks without headers: what the headers cost); e.g.
+                // plain@sndbuf=65536+framed. Framed variants are compared with the plain one before them.
+                ProxyTransport transport = config(null).transport();
+                int sendBuffer = 0;
+                int block = 0;
+                boolean headers = true;
+                for (String setting : mode == null ? new String[0] : mode.split("\\+")) {
+                    if (setting.startsWith("sndbuf=")) {
+                        sendBuffer = Integer.parseInt(setting.substring("sndbuf=".length()));
+                    } else if (setting.equals("framed") || setting.equals("unframed")) {
+                        block = block > 0 ? block : Wire.MAX_DATA;
+                        headers &= setting.equals("framed");
+                    } else if (setting.startsWith("framed=")) {
+                        block = Integer.parseInt(setting.substring("framed=".length()));
+                    } else {
+                        transport = config(setting).transport();
+                    }
                 }
-                return runPlain(files.data(), offsets, (long) segmentMiB << 20, config(mode).transport(), 0);
+                return runPlain(files.data(), offsets, (long) segmentMiB << 20, transport, sendBuffer, block,
+                        headers);
             case "callback":
                 return runCourier(locator, streams, true, mode);
             case "stream":
@@ -387,9 +414,16 @@ public final class ProxyThroughputBench {
         return n;
     }
 
-    /** Plain Netty: the server writes every segment as a zero-copy DefaultFileRegion on one connection. */
+    /**
+     * Plain Netty: the server writes every segment as a zero-copy DefaultFileRegion on one connection. With
+     * {@code block > 0} it writes them as Courier's wire does, without Courier: per block one DATA header (from
+     * {@link FrameEncoder#dataHeader}; none when {@code headers} is false) and one file region of {@code block}
+     * bytes, the segments' blocks interleaved round-robin, all queued at once, and the receiver parses the frames
+     * ({@link FrameCounter}) — the cost of the protocol's framing alone, with no streams, credit, scheduling or
+     * send budget. The figure counts payload bytes only.
+     */
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, ProxyTransport transport,
-            int sendBuffer) throws Exception {
+            int sendBuffer, int block, boolean headers) throws Exception {
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
         EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
         try {
@@ -405,9 +439,23 @@ public final class ProxyThroughputBench {
                                 @Override
                                 public void channelActive(ChannelHandlerContext ctx) throws IOException {
                                     RandomAccessFile raf = new RandomAccessFile(data, "r");
-                                    for (long off : offsets) {
-                                        ctx.write(new DefaultFileRegion(raf.getChannel(), off, segmentBytes)
-                                                .retain());
+                                    if (block > 0) {
+                                        // The regions share the file's channel: retained, so that none closes it.
+                                        for (long at = 0; at < segmentBytes; at += block) {
+                                            int n = (int) Math.min(block, segmentBytes - at);
+                                            for (int s = 0; s < offsets.length; s++) {
+                                                if (headers) {
+                                                    ctx.write(header(ctx.alloc(), s + 1, n));
+                                                }
+                                                ctx.write(new DefaultFileRegion(raf.getChannel(), offsets[s] + at, n)
+                                                        .retain());
+                                            }
+                                        }
+                                    } else {
+                                        for (long off : offsets) {
+                                            ctx.write(new DefaultFileRegion(raf.getChannel(), off, segmentBytes)
+                                                    .retain());
+                                        }
                                     }
                                     ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(f -> {
                                         raf.close();
@@ -418,6 +466,7 @@ public final class ProxyThroughputBench {
                         }
                     }).bind("127.0.0.1", 0).sync().channel();
             AtomicLong received = new AtomicLong();
+            FrameCounter frames = block > 0 && headers ? new FrameCounter(block) : null;
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
@@ -426,7 +475,7 @@ public final class ProxyThroughputBench {
                         @Override
                         public void channelRead(ChannelHandlerContext ctx, Object msg) {
                             ByteBuf b = (ByteBuf) msg;
-                            received.addAndGet(b.readableBytes());
+                            received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(b));
                             b.release();
                         }
 
@@ -445,6 +494,61 @@ public final class ProxyThroughputBench {
         } finally {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    /** A DATA frame's header: the protocol's own up to 64 KiB; above, the same layout with a longer length. */
+    private static ByteBuf header(ByteBufAllocator alloc, int streamId, int length) {
+        if (length <= Wire.MAX_DATA) {
+            return FrameEncoder.dataHeader(alloc, streamId, length);
+        }
+        ByteBuf h = alloc.buffer(FrameCounter.HEADER);
+        h.writeInt(Wire.PREAMBLE + 4 + length);
+        h.writeByte(Wire.VERSION);
+        h.writeByte(FrameType.DATA.code());
+        h.writeInt(streamId);
+        return h;
+    }
+
+    /**
+     * Counts the payload bytes of the DATA frames in a byte stream cut anywhere: the least a receiver of the
+     * protocol does (find each frame's length, skip its payload). Event-loop confined.
+     */
+    private static final class FrameCounter {
+        private static final int HEADER = Wire.LENGTH_FIELD + Wire.PREAMBLE + 4;
+        private final byte[] header = new byte[HEADER];
+        private final int maxPayload;
+        private int headerHave;
+        private int payloadLeft;
+
+        FrameCounter(int maxPayload) {
+            this.maxPayload = maxPayload;
+        }
+
+        /** The payload bytes in {@code b}; throws on a frame this harness did not send. */
+        long payloadIn(ByteBuf b) {
+            long payload = 0;
+            while (b.isReadable()) {
+                if (payloadLeft > 0) {
+                    int k = Math.min(payloadLeft, b.readableBytes());
+                    b.skipBytes(k);
+                    payloadLeft -= k;
+                    payload += k;
+                    continue;
+                }
+                int k = Math.min(HEADER - headerHave, b.readableBytes());
+                b.readBytes(header, headerHave, k);
+                headerHave += k;
+                if (headerHave == HEADER) {
+                    headerHave = 0;
+                    int length = ByteBuffer.wrap(header).getInt() - Wire.PREAMBLE - 4;
+                    if (length < 0 || length > maxPayload || header[Wire.LENGTH_FIELD] != Wire.VERSION) {
+                        throw new IllegalStateException("framed plain transfer: bad frame header, payload " + length);
+                    }
+                    payloadLeft = length;
+                }
+            }
+            return payload;
         }
     }
 
