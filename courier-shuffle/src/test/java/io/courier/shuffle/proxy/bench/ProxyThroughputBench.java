@@ -223,12 +223,15 @@ public final class ProxyThroughputBench {
                 int sendBuffer = 0;
                 int block = 0;
                 boolean headers = true;
+                boolean credits = false;
                 for (String setting : mode == null ? new String[0] : mode.split("\\+")) {
                     if (setting.startsWith("sndbuf=")) {
                         sendBuffer = Integer.parseInt(setting.substring("sndbuf=".length()));
                     } else if (setting.equals("framed") || setting.equals("unframed")) {
                         block = block > 0 ? block : Wire.MAX_DATA;
                         headers &= setting.equals("framed");
+                    } else if (setting.equals("credits")) {
+                        credits = true; // with framed: the receiver returns CREDIT frames as Courier's does
                     } else if (setting.startsWith("framed=")) {
                         block = Integer.parseInt(setting.substring("framed=".length()));
                     } else {
@@ -236,7 +239,7 @@ public final class ProxyThroughputBench {
                     }
                 }
                 return runPlain(files.data(), offsets, (long) segmentMiB << 20, transport, sendBuffer, block,
-                        headers);
+                        headers, credits);
             case "callback":
                 return runCourier(locator, streams, true, mode);
             case "stream":
@@ -423,7 +426,7 @@ public final class ProxyThroughputBench {
      * send budget. The figure counts payload bytes only.
      */
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, ProxyTransport transport,
-            int sendBuffer, int block, boolean headers) throws Exception {
+            int sendBuffer, int block, boolean headers, boolean credits) throws Exception {
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
         EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
         try {
@@ -466,7 +469,8 @@ public final class ProxyThroughputBench {
                         }
                     }).bind("127.0.0.1", 0).sync().channel();
             AtomicLong received = new AtomicLong();
-            FrameCounter frames = block > 0 && headers ? new FrameCounter(block) : null;
+            FrameCounter frames = block > 0 && headers
+                    ? new FrameCounter(block, credits ? offsets.length : 0, config(null).streamWindow() / 2) : null;
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
@@ -475,8 +479,13 @@ public final class ProxyThroughputBench {
                         @Override
                         public void channelRead(ChannelHandlerContext ctx, Object msg) {
                             ByteBuf b = (ByteBuf) msg;
-                            received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(b));
+                            received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(ctx, b));
                             b.release();
+                        }
+
+                        @Override
+                        public void channelReadComplete(ChannelHandlerContext ctx) {
+                            ctx.flush(); // the credits of one read batch in one write, as Courier flushes them
                         }
 
                         @Override
@@ -518,15 +527,22 @@ public final class ProxyThroughputBench {
         private static final int HEADER = Wire.LENGTH_FIELD + Wire.PREAMBLE + 4;
         private final byte[] header = new byte[HEADER];
         private final int maxPayload;
+        /** Per stream, payload bytes not yet credited back; null when no credit is returned. */
+        private final long[] unacked;
+        private final int creditEvery;
         private int headerHave;
         private int payloadLeft;
+        private int stream;
 
-        FrameCounter(int maxPayload) {
+        /** @param streams when above 0, a CREDIT frame goes back for every {@code creditEvery} bytes of a stream */
+        FrameCounter(int maxPayload, int streams, int creditEvery) {
             this.maxPayload = maxPayload;
+            this.unacked = streams > 0 ? new long[streams + 1] : null;
+            this.creditEvery = creditEvery;
         }
 
         /** The payload bytes in {@code b}; throws on a frame this harness did not send. */
-        long payloadIn(ByteBuf b) {
+        long payloadIn(ChannelHandlerContext ctx, ByteBuf b) {
             long payload = 0;
             while (b.isReadable()) {
                 if (payloadLeft > 0) {
@@ -534,6 +550,16 @@ public final class ProxyThroughputBench {
                     b.skipBytes(k);
                     payloadLeft -= k;
                     payload += k;
+                    if (unacked != null && (unacked[stream] += k) >= creditEvery) {
+                        ByteBuf credit = ctx.alloc().buffer(Wire.LENGTH_FIELD + Wire.PREAMBLE + 8);
+                        credit.writeInt(Wire.PREAMBLE + 8);
+                        credit.writeByte(Wire.VERSION);
+                        credit.writeByte(FrameType.CREDIT.code());
+                        credit.writeInt(stream);
+                        credit.writeInt((int) unacked[stream]);
+                        ctx.write(credit, ctx.voidPromise());
+                        unacked[stream] = 0;
+                    }
                     continue;
                 }
                 int k = Math.min(HEADER - headerHave, b.readableBytes());
@@ -546,6 +572,7 @@ public final class ProxyThroughputBench {
                         throw new IllegalStateException("framed plain transfer: bad frame header, payload " + length);
                     }
                     payloadLeft = length;
+                    stream = ByteBuffer.wrap(header).getInt(Wire.LENGTH_FIELD + Wire.PREAMBLE);
                 }
             }
             return payload;
