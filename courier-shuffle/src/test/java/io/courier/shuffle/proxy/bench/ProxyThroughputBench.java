@@ -217,8 +217,9 @@ public final class ProxyThroughputBench {
                 // that plain and Courier run on the same transport unless a variant says otherwise. Settings join
                 // with '+': sndbuf=N (the plain sender's SO_SNDBUF, bytes in flight); framed (Courier's DATA framing,
                 // see runPlain) or framed=N (N-byte blocks: the protocol allows 64 KiB, larger shows what that limit
-                // costs); unframed (the same interleaved blocks without headers: what the headers cost); e.g.
-                // plain@sndbuf=65536+framed. Framed variants are compared with the plain one before them.
+                // costs); unframed (the same interleaved blocks without headers: what the headers cost); credits (with
+                // framed: CREDIT frames come back as from Courier's receiver); e.g. plain@sndbuf=65536+framed. Framed
+                // variants are compared with the plain one before them.
                 ProxyTransport transport = config(null).transport();
                 int sendBuffer = 0;
                 int block = 0;
@@ -423,7 +424,8 @@ public final class ProxyThroughputBench {
      * {@link FrameEncoder#dataHeader}; none when {@code headers} is false) and one file region of {@code block}
      * bytes, the segments' blocks interleaved round-robin, all queued at once, and the receiver parses the frames
      * ({@link FrameCounter}) — the cost of the protocol's framing alone, with no streams, credit, scheduling or
-     * send budget. The figure counts payload bytes only.
+     * send budget; with {@code credits} the receiver sends Courier's CREDIT traffic back (the sender discards it).
+     * The figure counts payload bytes only.
      */
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, ProxyTransport transport,
             int sendBuffer, int block, boolean headers, boolean credits) throws Exception {
@@ -439,6 +441,11 @@ public final class ProxyThroughputBench {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                    io.netty.util.ReferenceCountUtil.release(msg); // CREDIT frames: read, not obeyed
+                                }
+
                                 @Override
                                 public void channelActive(ChannelHandlerContext ctx) throws IOException {
                                     RandomAccessFile raf = new RandomAccessFile(data, "r");
