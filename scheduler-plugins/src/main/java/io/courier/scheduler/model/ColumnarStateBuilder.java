@@ -478,6 +478,9 @@ public final class ColumnarStateBuilder {
         int[][] pairResources;
         int[] coflowOf;
         int[][] res;
+        // Whether the buffers the last state lent (coflow of each flow, resources) still hold its values: lend() below
+        // replaces them when the columns grew.
+        boolean lentKept = reusable && coflowOfBuf != null && coflowOfBuf.length >= id.length;
         if (reusable) {
             lend();
             if (pairTable == null) {
@@ -492,8 +495,16 @@ public final class ColumnarStateBuilder {
             res = new int[flows][];
         }
         int[][] byCoflow = new int[nc][];
+        int[][] unfinished = new int[nc][];
         for (int c = 0; c < nc; c++) {
-            byCoflow[c] = place(c, coflowOf, res, pairResources);
+            if (lentKept && keepsPlace(c)) {
+                // The same flows at the same place as in the last state, under the same index (no coflow before it
+                // left): what place() and unfinished() would write is there already.
+                byCoflow[c] = carrySource.byCoflow[c];
+                unfinished[c] = carrySource.unfinished[c];
+            } else {
+                byCoflow[c] = place(c, coflowOf, res, pairResources);
+            }
         }
         if (!reusable) {
             // One-shot: the columns move into the state (trimmed only when the room reserved was not all used).
@@ -501,9 +512,10 @@ public final class ColumnarStateBuilder {
         }
         boolean[] fin = finished;
         FlowColumns columns = new FlowColumns(flows, fin, src, dst, size, sent, reusable ? remainingBuf : null);
-        int[][] unfinished = new int[nc][];
         for (int c = 0; c < nc; c++) {
-            unfinished[c] = unfinished(byCoflow[c], fin);
+            if (unfinished[c] == null) {
+                unfinished[c] = unfinished(byCoflow[c], fin);
+            }
         }
         FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
         CoflowAggregates aggregates = new CoflowAggregates(nc);
@@ -636,6 +648,15 @@ public final class ColumnarStateBuilder {
         }
         return new ClusterState(now, network, cs, lazy, linkEstimate, true, cIndex, flowIndex,
                 coflowOf, byCoflow, res, unfinished, columns, reusable ? viewBuf : null, aggregates);
+    }
+
+    /**
+     * Whether coflow {@code c} of the state being built is the last state's coflow {@code c} with the same flows
+     * (ids, endpoints, sizes, finished flags: {@link #carry}) starting at the same index. After a departure this holds
+     * for every coflow before the one that left — usually the long, wide ones that hold most flows.
+     */
+    private boolean keepsPlace(int c) {
+        return carrySource != null && carryFrom[c] == c && carrySource.starts[c] == coflowStart[c];
     }
 
     /** Makes the reusable builder's own buffers at least as long as its columns. */

@@ -340,6 +340,52 @@ class ColumnarStateBuilderTest {
     }
 
     /**
+     * A whole state after a departure reuses the members, unfinished lists and resource entries of the coflows that
+     * keep their place (those before the one that left) and reads exactly like the state built from flow objects: also
+     * when the last state was a revision that finished flows of a kept coflow, and not when the columns grew in
+     * between (the lent buffers are then new and every coflow is placed again — a kept coflow of index 1 would read as
+     * coflow 0 and without resources if it were not).
+     */
+    @Test
+    void wholeStatesAfterADepartureKeepThePlaceOfTheCoflowsBeforeIt() {
+        Random rnd = new Random(31);
+        int[] widths = {30, 25, 20, 2000, 15};
+        int[] first = new int[widths.length + 1];
+        for (int c = 0; c < widths.length; c++) {
+            first[c + 1] = first[c] + widths[c];
+        }
+        Columns v = new Columns(rnd, first[widths.length]);
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        // Coflows by round: 2 leaves after 0 and 1; 3 arrives (2000 flows: the columns grow); 0 leaves (1 and 3 move).
+        int[][] sequence = {{0, 1, 2}, {0, 1}, {0, 1, 3}, {0, 1, 3, 4}, {1, 3, 4}};
+        for (int round = 0; round < sequence.length; round++) {
+            if (round == 1) {
+                // The state before the departure is a revision that finishes flows of coflow 1 (its lists are cut).
+                reusable.revise(0.5);
+                for (int f = first[1]; f < first[2]; f += 3) {
+                    v.done[f] = true;
+                    v.sent[f] = v.size[f];
+                    reusable.reviseFlow(f, v.sent[f], true, v.rate[f], v.rate[f]); // coflow 0 comes first: index f
+                }
+                reusable.build();
+            }
+            reusable.begin().now(round);
+            ClusterState.Builder objects = ClusterState.builder(NET).now(round);
+            for (int c : sequence[round]) {
+                Coflow coflow = new Coflow(CoflowId.of(200 + c), c, 1.0);
+                reusable.coflow(coflow);
+                objects.coflow(coflow);
+                reusable.flowRange(5000 + first[c], first[c], widths[c], v.src, v.dst, v.size, v.sent, v.done, v.rate,
+                        v.rate);
+                for (int f = first[c]; f < first[c + 1]; f++) {
+                    objects.flow(v.flow(5000 + f, coflow.id(), f));
+                }
+            }
+            assertSameState(objects.build(), reusable.build());
+        }
+    }
+
+    /**
      * Coflows appended to a revision (arrivals) give the state built whole with them: over six rounds that also
      * revise the earlier flows (finishing some), append through {@code flowRange} and flow by flow, skip reading one
      * round's state (sums out of date over two rounds), revise flows appended the round before, and append more flows
