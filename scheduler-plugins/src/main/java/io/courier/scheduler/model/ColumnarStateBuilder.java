@@ -478,11 +478,10 @@ public final class ColumnarStateBuilder {
         int[][] pairResources;
         int[] coflowOf;
         int[][] res;
-        // Whether the buffers the last state lent (coflow of each flow, resources) still hold its values: lend() below
-        // replaces them when the columns grew.
-        boolean lentKept = reusable && coflowOfBuf != null && coflowOfBuf.length >= id.length;
+        // Whether the buffers the last state lent (coflow of each flow, resources) still hold its values.
+        boolean lentKept = false;
         if (reusable) {
-            lend();
+            lentKept = lend();
             if (pairTable == null) {
                 pairTable = PairTable.forState(hosts, Integer.MAX_VALUE / 8); // null when too large to keep
             }
@@ -659,16 +658,21 @@ public final class ColumnarStateBuilder {
         return carrySource != null && carryFrom[c] == c && carrySource.starts[c] == coflowStart[c];
     }
 
-    /** Makes the reusable builder's own buffers at least as long as its columns. */
-    private void lend() {
+    /**
+     * Makes the reusable builder's own buffers at least as long as its columns; returns whether it kept the ones it
+     * had (then they still hold what the last state wrote), false when it made new ones.
+     */
+    private boolean lend() {
         int cap = id.length;
-        if (coflowOfBuf == null || coflowOfBuf.length < cap) {
-            coflowOfBuf = new int[cap];
-            resourceBuf = new int[cap][];
-            remainingBuf = new double[cap];
-            flowBuf = new Flow[cap];
-            viewBuf = new Flow[cap];
+        if (coflowOfBuf != null && coflowOfBuf.length >= cap) {
+            return true;
         }
+        coflowOfBuf = new int[cap];
+        resourceBuf = new int[cap][];
+        remainingBuf = new double[cap];
+        flowBuf = new Flow[cap];
+        viewBuf = new Flow[cap];
+        return false;
     }
 
     /**

@@ -122,15 +122,16 @@ public final class MaxMin {
                 break; // cannot happen: every active flow has resources
             }
             if (demLevel <= resLevel) {
-                int k = byDemand[nextDemand++];
-                remaining -= freeze(state, flows, k, demLevel, x, frozen, frozenUse, unfrozen);
+                freeze(state, flows, byDemand[nextDemand++], demLevel, x, frozen, frozenUse, unfrozen);
+                remaining--;
             } else {
                 double level = Math.max(0.0, resLevel);
                 events.poll();
                 for (int m = start[resP]; m < start[resP + 1]; m++) {
                     int k = members[m];
                     if (!frozen[k]) {
-                        remaining -= freeze(state, flows, k, level, x, frozen, frozenUse, unfrozen);
+                        freeze(state, flows, k, level, x, frozen, frozenUse, unfrozen);
+                        remaining--;
                     }
                 }
             }
@@ -146,7 +147,7 @@ public final class MaxMin {
         }
     }
 
-    private static int freeze(ClusterState state, int[] flows, int k, double level, double[] x, boolean[] frozen,
+    private static void freeze(ClusterState state, int[] flows, int k, double level, double[] x, boolean[] frozen,
             double[] frozenUse, int[] unfrozen) {
         frozen[k] = true;
         x[k] = level;
@@ -154,6 +155,5 @@ public final class MaxMin {
             frozenUse[p] += level;
             unfrozen[p]--;
         }
-        return 1;
     }
 }

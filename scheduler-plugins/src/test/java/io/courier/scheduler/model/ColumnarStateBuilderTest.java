@@ -117,6 +117,15 @@ class ColumnarStateBuilderTest {
         }
     }
 
+    /** Coflow {@code id} (weight 1) added to both builders. */
+    private static Coflow coflowInBoth(ColumnarStateBuilder columnar, ClusterState.Builder objects, long id,
+            double arrival) {
+        Coflow coflow = new Coflow(CoflowId.of(id), arrival, 1.0);
+        columnar.coflow(coflow);
+        objects.coflow(coflow);
+        return coflow;
+    }
+
     /** Random values of {@code n} flows over the test network's hosts, kept in columns as a driver keeps them. */
     private static final class Columns {
         final int[] src;
@@ -319,9 +328,7 @@ class ColumnarStateBuilderTest {
             reusable.begin().now(round);
             ClusterState.Builder objects = ClusterState.builder(NET).now(round);
             for (int c : sequence[round]) {
-                Coflow coflow = new Coflow(CoflowId.of(100 + c), c, 1.0);
-                reusable.coflow(coflow);
-                objects.coflow(coflow);
+                Coflow coflow = coflowInBoth(reusable, objects, 100 + c, c);
                 int n = first[c + 1] - first[c];
                 if (round == 3 && c == 5) {
                     for (int f = first[c]; f < first[c + 1]; f++) { // flow by flow: no carry
@@ -372,9 +379,7 @@ class ColumnarStateBuilderTest {
             reusable.begin().now(round);
             ClusterState.Builder objects = ClusterState.builder(NET).now(round);
             for (int c : sequence[round]) {
-                Coflow coflow = new Coflow(CoflowId.of(200 + c), c, 1.0);
-                reusable.coflow(coflow);
-                objects.coflow(coflow);
+                Coflow coflow = coflowInBoth(reusable, objects, 200 + c, c);
                 reusable.flowRange(5000 + first[c], first[c], widths[c], v.src, v.dst, v.size, v.sent, v.done, v.rate,
                         v.rate);
                 for (int f = first[c]; f < first[c + 1]; f++) {

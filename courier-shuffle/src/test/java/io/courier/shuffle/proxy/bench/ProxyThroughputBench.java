@@ -8,8 +8,8 @@ import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentConsumer;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
+import io.courier.shuffle.proxy.protocol.CreditFrame;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
-import io.courier.shuffle.proxy.protocol.FrameType;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
@@ -481,23 +481,30 @@ public final class ProxyThroughputBench {
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
+            ChannelInboundHandlerAdapter counter = new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    ByteBuf b = (ByteBuf) msg;
+                    received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(ctx, b));
+                    b.release();
+                }
+
+                @Override
+                public void channelReadComplete(ChannelHandlerContext ctx) {
+                    ctx.flush(); // the credits of one read batch in one write, as Courier flushes them
+                }
+
+                @Override
+                public void channelInactive(ChannelHandlerContext ctx) {
+                    done.countDown();
+                }
+            };
             new Bootstrap().group(workers).channel(transport.socketChannel())
-                    .handler(new ChannelInboundHandlerAdapter() {
+                    .handler(new ChannelInitializer<SocketChannel>() {
                         @Override
-                        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                            ByteBuf b = (ByteBuf) msg;
-                            received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(ctx, b));
-                            b.release();
-                        }
-
-                        @Override
-                        public void channelReadComplete(ChannelHandlerContext ctx) {
-                            ctx.flush(); // the credits of one read batch in one write, as Courier flushes them
-                        }
-
-                        @Override
-                        public void channelInactive(ChannelHandlerContext ctx) {
-                            done.countDown();
+                        protected void initChannel(SocketChannel ch) {
+                            // Courier's encoder writes the CREDIT frames, as on a proxy's fetching connection.
+                            ch.pipeline().addLast(new FrameEncoder(), counter);
                         }
                     }).connect(server.localAddress()).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (!done.await(10, TimeUnit.MINUTES)) {
@@ -513,17 +520,13 @@ public final class ProxyThroughputBench {
         }
     }
 
-    /** A DATA frame's header: the protocol's own up to 64 KiB; above, the same layout with a longer length. */
+    /** A DATA frame's header: the protocol's own up to 64 KiB; above, the same header with a longer length. */
     private static ByteBuf header(ByteBufAllocator alloc, int streamId, int length) {
         if (length <= Wire.MAX_DATA) {
             return FrameEncoder.dataHeader(alloc, streamId, length);
         }
-        ByteBuf h = alloc.buffer(FrameCounter.HEADER);
-        h.writeInt(Wire.PREAMBLE + 4 + length);
-        h.writeByte(Wire.VERSION);
-        h.writeByte(FrameType.DATA.code());
-        h.writeInt(streamId);
-        return h;
+        ByteBuf h = FrameEncoder.dataHeader(alloc, streamId, 0);
+        return h.setInt(0, h.getInt(0) + length); // the length field counts preamble, stream id and payload
     }
 
     /**
@@ -533,6 +536,7 @@ public final class ProxyThroughputBench {
     private static final class FrameCounter {
         private static final int HEADER = Wire.LENGTH_FIELD + Wire.PREAMBLE + 4;
         private final byte[] header = new byte[HEADER];
+        private final ByteBuffer headerView = ByteBuffer.wrap(header);
         private final int maxPayload;
         /** Per stream, payload bytes not yet credited back; null when no credit is returned. */
         private final long[] unacked;
@@ -558,13 +562,7 @@ public final class ProxyThroughputBench {
                     payloadLeft -= k;
                     payload += k;
                     if (unacked != null && (unacked[stream] += k) >= creditEvery) {
-                        ByteBuf credit = ctx.alloc().buffer(Wire.LENGTH_FIELD + Wire.PREAMBLE + 8);
-                        credit.writeInt(Wire.PREAMBLE + 8);
-                        credit.writeByte(Wire.VERSION);
-                        credit.writeByte(FrameType.CREDIT.code());
-                        credit.writeInt(stream);
-                        credit.writeInt((int) unacked[stream]);
-                        ctx.write(credit, ctx.voidPromise());
+                        ctx.write(new CreditFrame(stream, (int) unacked[stream]), ctx.voidPromise());
                         unacked[stream] = 0;
                     }
                     continue;
@@ -574,12 +572,12 @@ public final class ProxyThroughputBench {
                 headerHave += k;
                 if (headerHave == HEADER) {
                     headerHave = 0;
-                    int length = ByteBuffer.wrap(header).getInt() - Wire.PREAMBLE - 4;
+                    int length = headerView.getInt(0) - Wire.PREAMBLE - 4;
                     if (length < 0 || length > maxPayload || header[Wire.LENGTH_FIELD] != Wire.VERSION) {
                         throw new IllegalStateException("framed plain transfer: bad frame header, payload " + length);
                     }
                     payloadLeft = length;
-                    stream = ByteBuffer.wrap(header).getInt(Wire.LENGTH_FIELD + Wire.PREAMBLE);
+                    stream = headerView.getInt(Wire.LENGTH_FIELD + Wire.PREAMBLE);
                 }
             }
             return payload;
