@@ -9,6 +9,8 @@ import io.courier.shuffle.proxy.client.SegmentConsumer;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.CreditFrame;
+import io.courier.shuffle.proxy.protocol.DataFrame;
+import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
@@ -219,28 +221,26 @@ public final class ProxyThroughputBench {
                 // see runPlain) or framed=N (N-byte blocks: the protocol allows 64 KiB, larger shows what that limit
                 // costs); unframed (the same interleaved blocks without headers: what the headers cost); credits (with
                 // framed: CREDIT frames come back as from Courier's receiver); e.g. plain@sndbuf=65536+framed. Framed
-                // variants are compared with the plain one before them.
-                ProxyTransport transport = config(null).transport();
-                int sendBuffer = 0;
-                int block = 0;
-                boolean headers = true;
-                boolean credits = false;
+                // variants are compared with the plain one before them. decoder (with framed): the receiver runs
+                // Courier's FrameDecoder instead of the minimal parser, so the floor includes Courier's decoding.
+                PlainTransfer plain = new PlainTransfer(config(null).transport());
                 for (String setting : mode == null ? new String[0] : mode.split("\\+")) {
                     if (setting.startsWith("sndbuf=")) {
-                        sendBuffer = Integer.parseInt(setting.substring("sndbuf=".length()));
+                        plain.sendBuffer = Integer.parseInt(setting.substring("sndbuf=".length()));
                     } else if (setting.equals("framed") || setting.equals("unframed")) {
-                        block = block > 0 ? block : Wire.MAX_DATA;
-                        headers &= setting.equals("framed");
+                        plain.block = plain.block > 0 ? plain.block : Wire.MAX_DATA;
+                        plain.headers &= setting.equals("framed");
                     } else if (setting.equals("credits")) {
-                        credits = true; // with framed: the receiver returns CREDIT frames as Courier's does
+                        plain.credits = true; // with framed: the receiver returns CREDIT frames as Courier's does
                     } else if (setting.startsWith("framed=")) {
-                        block = Integer.parseInt(setting.substring("framed=".length()));
+                        plain.block = Integer.parseInt(setting.substring("framed=".length()));
+                    } else if (setting.equals("decoder")) {
+                        plain.decoder = true;
                     } else {
-                        transport = config(setting).transport();
+                        plain.transport = config(setting).transport();
                     }
                 }
-                return runPlain(files.data(), offsets, (long) segmentMiB << 20, transport, sendBuffer, block,
-                        headers, credits);
+                return runPlain(files.data(), offsets, (long) segmentMiB << 20, plain);
             case "callback":
                 return runCourier(locator, streams, true, mode);
             case "stream":
@@ -364,7 +364,9 @@ public final class ProxyThroughputBench {
                 if (!done.await(10, TimeUnit.MINUTES) || failures.get() > 0) {
                     throw new IllegalStateException("courier transfer failed: " + failures.get() + " failures");
                 }
-                return result(bytes.get(), System.nanoTime() - t0, cpuNanos() - cpu0);
+                double[] res = result(bytes.get(), System.nanoTime() - t0, cpuNanos() - cpu0);
+                ioThreadCpu("courier-proxy-io", bytes.get());
+                return res;
             }
             List<SegmentStream> ss = new ArrayList<>();
             for (int s = 0; s < streams; s++) {
@@ -427,8 +429,16 @@ public final class ProxyThroughputBench {
      * send budget; with {@code credits} the receiver sends Courier's CREDIT traffic back (the sender discards it).
      * The figure counts payload bytes only.
      */
-    private static double[] runPlain(File data, long[] offsets, long segmentBytes, ProxyTransport transport,
-            int sendBuffer, int block, boolean headers, boolean credits) throws Exception {
+    private static double[] runPlain(File data, long[] offsets, long segmentBytes, PlainTransfer plain)
+            throws Exception {
+        ProxyTransport transport = plain.transport;
+        int sendBuffer = plain.sendBuffer;
+        int block = plain.block;
+        boolean headers = plain.headers;
+        boolean credits = plain.credits;
+        if (plain.decoder && (!headers || block == 0 || credits)) {
+            throw new IllegalArgumentException("the decoder setting needs framed blocks and no credits");
+        }
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
         EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
         try {
@@ -484,6 +494,12 @@ public final class ProxyThroughputBench {
             ChannelInboundHandlerAdapter counter = new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof DataFrame) {
+                        DataFrame d = (DataFrame) msg; // behind Courier's FrameDecoder (the decoder setting)
+                        received.addAndGet(d.content().readableBytes());
+                        d.release();
+                        return;
+                    }
                     ByteBuf b = (ByteBuf) msg;
                     received.addAndGet(frames == null ? b.readableBytes() : frames.payloadIn(ctx, b));
                     b.release();
@@ -504,7 +520,11 @@ public final class ProxyThroughputBench {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             // Courier's encoder writes the CREDIT frames, as on a proxy's fetching connection.
-                            ch.pipeline().addLast(new FrameEncoder(), counter);
+                            if (plain.decoder) {
+                                ch.pipeline().addLast(new FrameEncoder(), new FrameDecoder(), counter);
+                            } else {
+                                ch.pipeline().addLast(new FrameEncoder(), counter);
+                            }
                         }
                     }).connect(server.localAddress()).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (!done.await(10, TimeUnit.MINUTES)) {
@@ -512,11 +532,26 @@ public final class ProxyThroughputBench {
             }
             long t1 = System.nanoTime();
             long cpu1 = cpuNanos();
+            ioThreadCpu("plain-io", received.get());
             server.close().sync();
             return result(received.get(), t1 - t0, cpu1 - cpu0);
         } finally {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+        }
+    }
+
+    /** The settings of a plain variant (see {@link #runVariant}); filled while parsing, then only read. */
+    private static final class PlainTransfer {
+        ProxyTransport transport;
+        int sendBuffer;
+        int block;
+        boolean headers = true;
+        boolean credits;
+        boolean decoder;
+
+        PlainTransfer(ProxyTransport transport) {
+            this.transport = transport;
         }
     }
 
@@ -582,6 +617,30 @@ public final class ProxyThroughputBench {
             }
             return payload;
         }
+    }
+
+    /**
+     * With {@code -Dbench.threads=true}, prints the CPU seconds per GB (total and user) of each event-loop thread whose
+     * name starts with {@code prefix}: a variant's loops are created with it, so their whole CPU time is this
+     * round's (the server proxy's pool has the lower number; in a plain variant the sender and the receiver share
+     * one pool). Shows which side limits the throughput when both loops are near a core each.
+     */
+    private static void ioThreadCpu(String prefix, long bytes) {
+        if (!Boolean.getBoolean("bench.threads")) {
+            return;
+        }
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        java.util.TreeMap<String, String> byName = new java.util.TreeMap<>();
+        double gb = bytes / 1e9;
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix)) {
+                byName.put(t.getName(), String.format("%.3f (user %.3f)", mx.getThreadCpuTime(t.getId()) / 1e9 / gb,
+                        mx.getThreadUserTime(t.getId()) / 1e9 / gb));
+            }
+        }
+        StringBuilder sb = new StringBuilder("  event-loop CPU-s/GB:");
+        byName.forEach((name, cpu) -> sb.append(' ').append(name).append(' ').append(cpu));
+        System.out.println(sb);
     }
 
     private static double[] result(long bytes, long nanos, long cpuNanos) {
