@@ -382,6 +382,7 @@ public final class ProxyThroughputBench {
             }
             long t1 = System.nanoTime();
             long cpu1 = cpuNanos();
+            ioThreadCpu("courier-proxy-io", bytes);
             if (client.clientCounters().connectionsByPeer().get(serverId) != 1L) {
                 throw new IllegalStateException("expected one merged connection");
             }
