@@ -433,19 +433,16 @@ public final class ProxyThroughputBench {
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, PlainTransfer plain)
             throws Exception {
         ProxyTransport transport = plain.transport;
-        int sendBuffer = plain.sendBuffer;
         int block = plain.block;
-        boolean headers = plain.headers;
-        boolean credits = plain.credits;
-        if (plain.decoder && (!headers || block == 0 || credits)) {
+        if (plain.decoder && (!plain.headers || block == 0 || plain.credits)) {
             throw new IllegalArgumentException("the decoder setting needs framed blocks and no credits");
         }
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
         EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
         try {
             ServerBootstrap sb = new ServerBootstrap().group(boss, workers).channel(transport.serverChannel());
-            if (sendBuffer > 0) {
-                sb.childOption(io.netty.channel.ChannelOption.SO_SNDBUF, sendBuffer);
+            if (plain.sendBuffer > 0) {
+                sb.childOption(io.netty.channel.ChannelOption.SO_SNDBUF, plain.sendBuffer);
             }
             Channel server = sb
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -465,7 +462,7 @@ public final class ProxyThroughputBench {
                                         for (long at = 0; at < segmentBytes; at += block) {
                                             int n = (int) Math.min(block, segmentBytes - at);
                                             for (int s = 0; s < offsets.length; s++) {
-                                                if (headers) {
+                                                if (plain.headers) {
                                                     ctx.write(header(ctx.alloc(), s + 1, n));
                                                 }
                                                 ctx.write(new DefaultFileRegion(raf.getChannel(), offsets[s] + at, n)
@@ -487,8 +484,9 @@ public final class ProxyThroughputBench {
                         }
                     }).bind("127.0.0.1", 0).sync().channel();
             AtomicLong received = new AtomicLong();
-            FrameCounter frames = block > 0 && headers
-                    ? new FrameCounter(block, credits ? offsets.length : 0, config(null).streamWindow() / 2) : null;
+            // Behind Courier's FrameDecoder (the decoder setting) DATA frames arrive parsed; no counter then.
+            FrameCounter frames = block > 0 && plain.headers && !plain.decoder
+                    ? new FrameCounter(block, plain.credits ? offsets.length : 0, config(null).streamWindow() / 2) : null;
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
@@ -496,7 +494,7 @@ public final class ProxyThroughputBench {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
                     if (msg instanceof DataFrame) {
-                        DataFrame d = (DataFrame) msg; // behind Courier's FrameDecoder (the decoder setting)
+                        DataFrame d = (DataFrame) msg;
                         received.addAndGet(d.content().readableBytes());
                         d.release();
                         return;
@@ -508,7 +506,9 @@ public final class ProxyThroughputBench {
 
                 @Override
                 public void channelReadComplete(ChannelHandlerContext ctx) {
-                    ctx.flush(); // the credits of one read batch in one write, as Courier flushes them
+                    if (plain.credits) {
+                        ctx.flush(); // the credits of one read batch in one write, as Courier flushes them
+                    }
                 }
 
                 @Override
@@ -521,11 +521,11 @@ public final class ProxyThroughputBench {
                         @Override
                         protected void initChannel(SocketChannel ch) {
                             // Courier's encoder writes the CREDIT frames, as on a proxy's fetching connection.
+                            ch.pipeline().addLast(new FrameEncoder());
                             if (plain.decoder) {
-                                ch.pipeline().addLast(new FrameEncoder(), new FrameDecoder(), counter);
-                            } else {
-                                ch.pipeline().addLast(new FrameEncoder(), counter);
+                                ch.pipeline().addLast(new FrameDecoder());
                             }
+                            ch.pipeline().addLast(counter);
                         }
                     }).connect(server.localAddress()).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
             if (!done.await(10, TimeUnit.MINUTES)) {
