@@ -145,12 +145,7 @@ public final class NetemuBench implements Runnable {
             config.put("families", fams);
             config.put("cpus", Runtime.getRuntime().availableProcessors());
             config.put("loadavg at start", Testbed.loadavg1());
-            if (extra != null) {
-                for (String kv : extra) {
-                    int eq = kv.indexOf('=');
-                    config.put(eq < 0 ? kv : kv.substring(0, eq), eq < 0 ? "" : kv.substring(eq + 1));
-                }
-            }
+            putExtraLines(config, extra);
             Path csv = out.resolve("runs.csv");
             Files.deleteIfExists(csv);
             CoordinatorProcess coordinator = null;
@@ -319,12 +314,7 @@ public final class NetemuBench implements Runnable {
             config.put("warm-up pairs (not recorded)", warmups);
             config.put("cpus", Runtime.getRuntime().availableProcessors());
             config.put("loadavg at start", Testbed.loadavg1());
-            if (extra != null) {
-                for (String kv : extra) {
-                    int eq = kv.indexOf('=');
-                    config.put(eq < 0 ? kv : kv.substring(0, eq), eq < 0 ? "" : kv.substring(eq + 1));
-                }
-            }
+            putExtraLines(config, extra);
             long started = System.nanoTime();
             io.courier.it.JobRun gen = bench.teraGen(rows, maps);
             System.out.println("yarn-terasort: TeraGen " + gen.jobId() + " in " + gen.wallMillis() / 1000.0 + " s");
@@ -342,6 +332,17 @@ public final class NetemuBench implements Runnable {
             YarnReport.writeAll(out, config, runs);
             System.out.println(Files.readString(out.resolve("summary.md")));
             return 0;
+        }
+    }
+
+    /** Adds the {@code --config key=value} lines (a bare {@code key} maps to "") to a report header. */
+    private static void putExtraLines(Map<String, Object> config, List<String> extra) {
+        if (extra == null) {
+            return;
+        }
+        for (String kv : extra) {
+            int eq = kv.indexOf('=');
+            config.put(eq < 0 ? kv : kv.substring(0, eq), eq < 0 ? "" : kv.substring(eq + 1));
         }
     }
 }

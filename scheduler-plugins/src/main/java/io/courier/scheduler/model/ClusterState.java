@@ -554,30 +554,10 @@ public final class ClusterState {
             FlowColumns columns = new FlowColumns(fl);
             int[][] unfinished = new int[byCoflow.length][];
             for (int c = 0; c < byCoflow.length; c++) {
-                unfinished[c] = unfinished(byCoflow[c], columns.finished);
+                unfinished[c] = ColumnarStateBuilder.unfinished(byCoflow[c], columns.finished);
             }
             return new ClusterState(now, network, Collections.unmodifiableList(sorted), fl, linkEstimate.clone(),
                     true, cIndex, index, coflowOf, byCoflow, res, unfinished, columns);
-        }
-
-        private static int[] unfinished(int[] members, boolean[] finished) {
-            int n = 0;
-            for (int f : members) {
-                if (!finished[f]) {
-                    n++;
-                }
-            }
-            if (n == members.length) {
-                return members;
-            }
-            int[] out = new int[n];
-            int k = 0;
-            for (int f : members) {
-                if (!finished[f]) {
-                    out[k++] = f;
-                }
-            }
-            return out;
         }
 
         private static void sortByFlowId(int[] members, List<Flow> fl) {

@@ -787,7 +787,8 @@ public final class ColumnarStateBuilder {
         return PortGroups.withoutPositions(list, at);
     }
 
-    private static int[] unfinished(int[] members, boolean[] fin) {
+    /** The members not finished, in their order; {@code members} itself when none is (callers never write to it). */
+    static int[] unfinished(int[] members, boolean[] fin) {
         int n = 0;
         for (int f : members) {
             if (!fin[f]) {
