@@ -787,7 +787,10 @@ public final class ColumnarStateBuilder {
         return PortGroups.withoutPositions(list, at);
     }
 
-    /** The members not finished, in their order; {@code members} itself when none has finished (callers never write to it). */
+    /**
+     * The members not finished, in their order; {@code members} itself when none has finished (callers never write
+     * to it).
+     */
     static int[] unfinished(int[] members, boolean[] fin) {
         int n = 0;
         for (int f : members) {

@@ -433,8 +433,7 @@ public final class ProxyThroughputBench {
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, PlainTransfer plain)
             throws Exception {
         ProxyTransport transport = plain.transport;
-        int block = plain.block;
-        if (plain.decoder && (!plain.headers || block == 0 || plain.credits)) {
+        if (plain.decoder && (!plain.headers || plain.block == 0 || plain.credits)) {
             throw new IllegalArgumentException("the decoder setting needs framed blocks and no credits");
         }
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
@@ -457,10 +456,10 @@ public final class ProxyThroughputBench {
                                 @Override
                                 public void channelActive(ChannelHandlerContext ctx) throws IOException {
                                     RandomAccessFile raf = new RandomAccessFile(data, "r");
-                                    if (block > 0) {
+                                    if (plain.block > 0) {
                                         // The regions share the file's channel: retained, so that none closes it.
-                                        for (long at = 0; at < segmentBytes; at += block) {
-                                            int n = (int) Math.min(block, segmentBytes - at);
+                                        for (long at = 0; at < segmentBytes; at += plain.block) {
+                                            int n = (int) Math.min(plain.block, segmentBytes - at);
                                             for (int s = 0; s < offsets.length; s++) {
                                                 if (plain.headers) {
                                                     ctx.write(header(ctx.alloc(), s + 1, n));
@@ -485,8 +484,9 @@ public final class ProxyThroughputBench {
                     }).bind("127.0.0.1", 0).sync().channel();
             AtomicLong received = new AtomicLong();
             // Behind Courier's FrameDecoder (the decoder setting) DATA frames arrive parsed; no counter then.
-            FrameCounter frames = block > 0 && plain.headers && !plain.decoder
-                    ? new FrameCounter(block, plain.credits ? offsets.length : 0, config(null).streamWindow() / 2) : null;
+            FrameCounter frames = plain.block > 0 && plain.headers && !plain.decoder
+                    ? new FrameCounter(plain.block, plain.credits ? offsets.length : 0, config(null).streamWindow() / 2)
+                    : null;
             CountDownLatch done = new CountDownLatch(1);
             long cpu0 = cpuNanos();
             long t0 = System.nanoTime();
