@@ -2,6 +2,7 @@ package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.SpillIndex;
+import io.courier.shuffle.proxy.testing.Eventually;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
@@ -82,7 +83,7 @@ class ConsumerFaultTest {
                     fault + ": a read error in Hadoop's Shuffle Errors group");
             assertEquals(0, h.counter(CourierCounter.HTTP_FALLBACK_SEGMENTS), fault + ": the source was reachable");
             if (fault == FaultySource.Fault.STALL || fault == FaultySource.Fault.NO_HEADER) {
-                ReduceHarness.waitUntil("the stalled stream cancelled at its source", () -> source.cancels.get() >= 1);
+                Eventually.waitUntil("the stalled stream cancelled at its source", () -> source.cancels.get() >= 1);
             }
             // Hadoop's testCopyFromHostWithRetryUnreserve: a copy that fails after its reserve gives the
             // reservation back (abort), and every reservation ends exactly once.
@@ -122,8 +123,8 @@ class ConsumerFaultTest {
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::run)) {
                 Future<RawKeyValueIterator> run = bg.result;
-                ReduceHarness.waitUntil("the segment reserved on disk", () -> c.gate.descriptions.contains("DISK"));
-                ReduceHarness.waitUntil("the temporary output file", () -> !mapOutputFiles(h).isEmpty());
+                Eventually.waitUntil("the segment reserved on disk", () -> c.gate.descriptions.contains("DISK"));
+                Eventually.waitUntil("the temporary output file", () -> !mapOutputFiles(h).isEmpty());
                 assertFalse(run.isDone(), "the read is stuck");
                 long t = System.nanoTime();
                 c.close();
@@ -136,7 +137,7 @@ class ConsumerFaultTest {
                 assertEquals(java.util.Collections.<String>emptyList(), c.gate.unreleased(),
                         "the stuck copy's reservation was given back");
                 assertEquals(1, c.gate.aborted());
-                ReduceHarness.waitUntil("the stuck stream cancelled at its source", () -> source.cancels.get() >= 1);
+                Eventually.waitUntil("the stuck stream cancelled at its source", () -> source.cancels.get() >= 1);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.source.MapOutputFiles;
+import io.courier.shuffle.proxy.testing.Eventually;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
@@ -76,8 +77,8 @@ class CourierShuffleConsumerTest {
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
                 Future<RawKeyValueIterator> run = bg.result;
                 // Maps on the other nodes arrive while map 0's segment waits for memory.
-                ReduceHarness.waitUntil("maps of nodes 1 and 2", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
-                ReduceHarness.waitUntil("several WAITs for map 0", () -> c.gate.waitsAnswered.get() >= 3);
+                Eventually.waitUntil("maps of nodes 1 and 2", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
+                Eventually.waitUntil("several WAITs for map 0", () -> c.gate.waitsAnswered.get() >= 3);
                 assertFalse(run.isDone());
                 assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "a WAIT is not a failure");
                 c.gate.release.countDown();
@@ -116,9 +117,9 @@ class CourierShuffleConsumerTest {
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
                 Future<RawKeyValueIterator> run = bg.result;
                 TaskAttemptID bad = TaskAttemptID.forName(ReduceHarness.mapAttempt(1, 0));
-                ReduceHarness.waitUntil("a fetch-failure report for map 1", () -> h.status.fetchFailed.contains(bad));
+                Eventually.waitUntil("a fetch-failure report for map 1", () -> h.status.fetchFailed.contains(bad));
                 // Hadoop's copyFailed reports to the AM first and counts FAILED_SHUFFLE last, in the same call.
-                ReduceHarness.waitUntil("the failed shuffle counted", () -> h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
+                Eventually.waitUntil("the failed shuffle counted", () -> h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
                 assertTrue(h.counters.findCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, "IO_ERROR").getValue() >= 1);
                 assertFalse(run.isDone(), "the shuffle waits for a good copy of map 1");
                 // The map output is repaired (as a re-run would produce it); the penalized map is retried.
@@ -149,8 +150,8 @@ class CourierShuffleConsumerTest {
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
                 Future<RawKeyValueIterator> run = bg.result;
-                ReduceHarness.waitUntil("node 2 fetched over HTTP", () -> c.httpHosts.contains(h.mapHost(2)));
-                ReduceHarness.waitUntil("maps 0..3", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
+                Eventually.waitUntil("node 2 fetched over HTTP", () -> c.httpHosts.contains(h.mapHost(2)));
+                Eventually.waitUntil("maps 0..3", () -> h.counter(TaskCounter.SHUFFLED_MAPS) >= 4);
                 int proxyAttempts = c.fetcher.fetchesFrom(deadProxy);
                 h.succeeded(2, 4, 0);
                 h.succeeded(2, 5, 0);
@@ -179,7 +180,7 @@ class CourierShuffleConsumerTest {
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
                 Future<RawKeyValueIterator> run = bg.result;
                 TaskAttemptID lost = TaskAttemptID.forName(ReduceHarness.mapAttempt(2, 0));
-                ReduceHarness.waitUntil("a fetch-failure report for map 2", () -> h.status.fetchFailed.contains(lost));
+                Eventually.waitUntil("a fetch-failure report for map 2", () -> h.status.fetchFailed.contains(lost));
                 assertTrue(c.httpHosts.contains(h.mapHost(2)), "Hadoop's HTTP fetcher tried the node");
                 assertTrue(h.counters.findCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, "IO_ERROR").getValue() >= 1,
                         "counted by Hadoop's fetcher in Shuffle Errors");

@@ -4,6 +4,7 @@ import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.relay.LocalProxyClient;
 import io.courier.shuffle.proxy.relay.RelayClientConfig;
 import io.courier.shuffle.proxy.relay.RelayStats;
+import io.courier.shuffle.proxy.testing.Eventually;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.task.reduce.Fetcher;
@@ -50,10 +51,10 @@ class LocalProxyOverloadTest {
             c.viaRelay = true;
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::run)) {
-                ReduceHarness.waitUntil("another task holds the proxy's only slot",
+                Eventually.waitUntil("another task holds the proxy's only slot",
                         () -> relay.openTaskConnections() == 1 && relay.taskConnections() >= 1);
                 long t0 = System.nanoTime();
-                ReduceHarness.waitUntil("the reducer refused and back again", () -> relay.overloadedConnections() >= 3);
+                Eventually.waitUntil("the reducer refused and back again", () -> relay.overloadedConnections() >= 3);
                 squatter.close();
                 heldMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
                 kv = bg.result.get(60, TimeUnit.SECONDS);

@@ -44,8 +44,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * A reduce task without YARN: proxies on loopback (node 0 is the reducer's own node), map outputs written
@@ -234,16 +232,6 @@ final class ReduceHarness implements AutoCloseable {
         int kh = Arrays.hashCode(Arrays.copyOfRange(k.getData(), k.getPosition(), k.getLength()));
         int vh = Arrays.hashCode(Arrays.copyOfRange(v.getData(), v.getPosition(), v.getLength()));
         return 31L * kh + vh;
-    }
-
-    static void waitUntil(String what, BooleanSupplier cond) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.SpillIndex;
+import io.courier.shuffle.proxy.testing.Eventually;
 import org.apache.hadoop.mapred.RawKeyValueIterator;
 import org.apache.hadoop.mapred.TaskAttemptID;
 import org.apache.hadoop.mapred.TaskCompletionEvent;
@@ -68,7 +69,7 @@ class SourceRestartRetryTest {
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::run)) {
-                ReduceHarness.waitUntil("the consumer retrying the source that is down",
+                Eventually.waitUntil("the consumer retrying the source that is down",
                         () -> h.counter(CourierCounter.SOURCE_RETRIES) >= 2);
                 assertFalse(bg.result.isDone(), "the shuffle waits for the source to come back");
                 try (FaultySource source = new FaultySource(FaultySource.Fault.NONE, ReduceHarness.SECRET, port)) {

@@ -7,6 +7,7 @@ import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
+import io.courier.shuffle.proxy.testing.Eventually;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
 import org.apache.hadoop.fs.ChecksumException;
 import org.junit.jupiter.api.Test;
@@ -38,16 +39,6 @@ class FaultToleranceTest {
         return String.format("attempt_1700000000000_0001_m_%06d_0", m);
     }
 
-    private static void waitUntil(String what, java.util.function.BooleanSupplier cond) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(5);
-        }
-    }
-
     @Test
     void aPeerThatDiesMidStreamFailsOnlyItsStreamsRetryablyAndARestartedPeerServesAgain() throws Exception {
         int window = 64 * 1024;
@@ -67,7 +58,7 @@ class FaultToleranceTest {
             }
             // Node 1's streams are mid-stream: each holds its first window and waits for credit.
             for (SegmentStream s : fromOne) {
-                waitUntil("first window of " + s, () -> s.received() == window);
+                Eventually.waitUntil("first window of " + s, () -> s.received() == window);
             }
             NodeAddress oneAddress = NodeAddress.parse(c.id(1));
             c.proxy(1).close();
@@ -95,7 +86,7 @@ class FaultToleranceTest {
                 assertEquals(2L, (long) c.proxy(0).clientCounters().connectionsByPeer().get(c.id(1)),
                         "one lost connection and one new one");
             }
-            assertEquals(0, c.proxy(0).reservedBytes(), "failed streams returned their windows");
+            Eventually.waitUntil("failed streams returning their windows", () -> c.proxy(0).reservedBytes() == 0);
         }
     }
 

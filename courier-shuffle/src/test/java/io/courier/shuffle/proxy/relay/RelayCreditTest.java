@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static io.courier.shuffle.proxy.relay.RelayLoopbackTest.waitUntil;
+import static io.courier.shuffle.proxy.testing.Eventually.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,7 +57,7 @@ class RelayCreditTest {
                 RelayStream stuck = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
                 SegmentHeader h = stuck.awaitHeader(10, TimeUnit.SECONDS);
                 assertTrue(h.compressedLength() > 20L * TASK_WINDOW, "the stuck segment spans many windows: " + h);
-                waitUntil(() -> stuck.received() == TASK_WINDOW);
+                waitUntil("the stuck stream's first window", () -> stuck.received() == TASK_WINDOW);
 
                 ExecutorService readers = Executors.newFixedThreadPool(4);
                 try {
@@ -80,7 +80,7 @@ class RelayCreditTest {
                 // the source sent nothing more for it, and that window is all the relay has outstanding.
                 assertEquals(TASK_WINDOW, stuck.received());
                 RelayStats relay = c.proxy(0).relayStats();
-                waitUntil(() -> relay.outstandingBytes() == TASK_WINDOW);
+                waitUntil("only the stuck window outstanding", () -> relay.outstandingBytes() == TASK_WINDOW);
                 assertTrue(relay.maxStreamOutstanding() <= TASK_WINDOW, "relay held " + relay.maxStreamOutstanding());
                 assertEquals(expectedOthers + TASK_WINDOW, c.proxy(1).serverCounters().bytesSent(),
                         "the source sent the other segments plus one window of the stuck one");
@@ -90,7 +90,7 @@ class RelayCreditTest {
                 assertArrayEquals(c.outputs(1).expectedSegment(big, 0), got);
                 c.outputs(1).verifyChecksum(got);
                 assertTrue(relay.maxStreamOutstanding() <= TASK_WINDOW, "relay held " + relay.maxStreamOutstanding());
-                waitUntil(() -> relay.outstandingBytes() == 0 && c.proxy(0).reservedBytes() == 0);
+                waitUntil("windows returned", () -> relay.outstandingBytes() == 0 && c.proxy(0).reservedBytes() == 0);
                 assertEquals(21, task.counters().segments());
             }
         }

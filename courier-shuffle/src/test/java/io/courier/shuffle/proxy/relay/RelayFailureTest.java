@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import static io.courier.shuffle.proxy.relay.RelayLoopbackTest.waitUntil;
+import static io.courier.shuffle.proxy.testing.Eventually.waitUntil;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -101,7 +101,7 @@ class RelayFailureTest {
                 open.add(task.fetch(c.id(1), JOB, map(m), 0, SECRET));
             }
             for (RelayStream s : open) {
-                waitUntil(() -> s.received() == TASK_WINDOW); // mid-stream, waiting for the task to read
+                waitUntil("first window of " + s, () -> s.received() == TASK_WINDOW); // mid-stream, waiting for the task to read
             }
             NodeAddress local = NodeAddress.parse(c.id(0));
             c.proxy(0).close();
@@ -143,10 +143,11 @@ class RelayFailureTest {
             c.secrets().put(JOB, SECRET);
             MapOutputFiles f = c.outputs(1).write(JOB, map(0), 1, 1000, 1000, 1);
             RelayStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
-            waitUntil(() -> s.received() == TASK_WINDOW);
+            waitUntil("first window", () -> s.received() == TASK_WINDOW);
             s.close();
             RelayStats relay = c.proxy(0).relayStats();
-            waitUntil(() -> relay.streamsCancelled() == 1 && relay.outstandingBytes() == 0
+            waitUntil("the stream cancelled at the relay, its window returned",
+                    () -> relay.streamsCancelled() == 1 && relay.outstandingBytes() == 0
                     && c.proxy(0).reservedBytes() == 0);
             assertEquals(TASK_WINDOW, c.proxy(1).serverCounters().bytesSent(), "the source stopped after one window");
             // The same connections carry the retry.
@@ -163,12 +164,13 @@ class RelayFailureTest {
             c.outputs(1).write(JOB, map(0), 1, 1000, 1000, 1);
             LocalProxyClient task = taskOn(c, 0);
             RelayStream s = task.fetch(c.id(1), JOB, map(0), 0, SECRET);
-            waitUntil(() -> s.received() == TASK_WINDOW);
+            waitUntil("first window", () -> s.received() == TASK_WINDOW);
             task.close();
             FetchException e = assertThrows(FetchException.class, () -> ProxyCluster.readAll(s));
             assertTrue(e.retryable());
             RelayStats relay = c.proxy(0).relayStats();
-            waitUntil(() -> relay.streamsCancelled() == 1 && relay.outstandingBytes() == 0
+            waitUntil("the stream cancelled at the relay, its window returned",
+                    () -> relay.streamsCancelled() == 1 && relay.outstandingBytes() == 0
                     && c.proxy(0).reservedBytes() == 0);
             assertThrows(IllegalStateException.class, () -> task.fetch(c.id(1), JOB, map(0), 0, SECRET));
         }

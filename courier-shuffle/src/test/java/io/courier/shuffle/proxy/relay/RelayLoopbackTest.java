@@ -3,6 +3,7 @@ package io.courier.shuffle.proxy.relay;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
+import io.courier.shuffle.proxy.testing.Eventually;
 import io.courier.shuffle.proxy.testing.ProxyCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -144,18 +145,8 @@ class RelayLoopbackTest {
             assertEquals(0, relay.streamsFailed());
             assertTrue(relay.maxStreamOutstanding() <= TASK_WINDOW, "relay held " + relay.maxStreamOutstanding()
                     + " bytes of one stream, more than the task's window " + TASK_WINDOW);
-            waitUntil(() -> c.proxy(0).reservedBytes() == 0 && relay.outstandingBytes() == 0);
-        }
-    }
-
-    /** Polls a condition that the event loops make true shortly (counters settle after the last END). */
-    static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not reached within 20 s");
-            }
-            Thread.sleep(10);
+            Eventually.waitUntil("windows returned and nothing outstanding at the relay",
+                    () -> c.proxy(0).reservedBytes() == 0 && relay.outstandingBytes() == 0);
         }
     }
 }
