@@ -101,7 +101,8 @@ class RelayFailureTest {
                 open.add(task.fetch(c.id(1), JOB, map(m), 0, SECRET));
             }
             for (RelayStream s : open) {
-                waitUntil("first window of " + s, () -> s.received() == TASK_WINDOW); // mid-stream, waiting for the task to read
+                // Mid-stream, waiting for the task to read.
+                waitUntil("first window of " + s, () -> s.received() == TASK_WINDOW);
             }
             NodeAddress local = NodeAddress.parse(c.id(0));
             c.proxy(0).close();
