@@ -4,7 +4,7 @@
 # Usage: bench/proxy-throughput.sh [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]   (run from anywhere)
 # JAVA_OPTS may set -Dcourier.proxy.<key>=<value> (docs/configuration.md), -Dbench.readers=N (default 32) and
 # -Dbench.variants=plain,callback,stream (a Courier variant may add @<key>=<value>; a plain one @sndbuf=N,
-# @framed, @framed=N, @unframed, @credits, @decoder joined with '+'; docs/benchmarks.md); -Dbench.threads=true prints
+# @framed, @framed=N, @unframed, @credits, @decoder, @runs=N joined with '+'; docs/benchmarks.md); -Dbench.threads=true prints
 # each event loop's CPU seconds per GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."

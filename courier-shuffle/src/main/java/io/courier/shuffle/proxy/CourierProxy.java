@@ -14,6 +14,7 @@ import io.courier.shuffle.proxy.relay.RelayService;
 import io.courier.shuffle.proxy.relay.RelayStats;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.server.SendSettings;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
 import io.courier.shuffle.proxy.source.MapOutputLocator;
@@ -87,8 +88,8 @@ public final class CourierProxy implements Closeable {
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
                         ch.pipeline().addLast(new FrameDecoder(), encoder, new ServerConnectionHandler(address.id(),
-                                secrets, source, scheduler, serverCounters, config.sendBuffer(),
-                                config.transferTo(), relay));
+                                secrets, source, scheduler, serverCounters, new SendSettings(config.sendBuffer(),
+                                config.transferTo(), config.blocksPerRun()), relay));
                     }
                 });
         try {

@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy;
 
 import io.courier.scheduler.planning.SelectAndSplit;
+import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 
 import java.util.Map;
@@ -17,6 +18,8 @@ public final class ProxyConfig {
     public static final String CONNECTION_MAX_IN_FLIGHT = "courier.proxy.connection.max-in-flight.bytes";
     public static final String NODE_MAX_IN_FLIGHT = "courier.proxy.node.max-in-flight.bytes";
     public static final String SEND_BUFFER = "courier.proxy.send.buffer.bytes";
+    /** Blocks of one send pass that may share a DATA_RUN header (1: a DATA frame per block, as protocol version 1). */
+    public static final String BLOCKS_PER_RUN = "courier.proxy.send.blocks-per-run";
     /** SO_RCVBUF of the connections a proxy opens to fetch (0: the kernel's autotuning). */
     public static final String RECEIVE_SOCKET_BUFFER = "courier.proxy.receive.socket-buffer.bytes";
     public static final String PACING_BURST = "courier.proxy.pacing.burst.bytes";
@@ -43,6 +46,7 @@ public final class ProxyConfig {
     private final long connectionMaxInFlight;
     private final long nodeMaxInFlight;
     private final long sendBuffer;
+    private final int blocksPerRun;
     private final int receiveSocketBuffer;
     private final long pacingBurst;
     private final boolean transferTo;
@@ -64,6 +68,8 @@ public final class ProxyConfig {
         check(v.nodeMaxInFlight >= v.connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
                 v.nodeMaxInFlight);
         check(v.sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", v.sendBuffer);
+        check(v.blocksPerRun >= 1 && v.blocksPerRun <= Wire.MAX_RUN_BLOCKS, BLOCKS_PER_RUN,
+                "in [1, " + Wire.MAX_RUN_BLOCKS + "]", v.blocksPerRun);
         check(v.receiveSocketBuffer == 0 || v.receiveSocketBuffer >= 4096, RECEIVE_SOCKET_BUFFER,
                 "0 (kernel default) or >= 4096", v.receiveSocketBuffer);
         check(v.pacingBurst >= 1, PACING_BURST, ">= 1", v.pacingBurst);
@@ -82,6 +88,7 @@ public final class ProxyConfig {
         this.connectionMaxInFlight = v.connectionMaxInFlight;
         this.nodeMaxInFlight = v.nodeMaxInFlight;
         this.sendBuffer = v.sendBuffer;
+        this.blocksPerRun = v.blocksPerRun;
         this.receiveSocketBuffer = v.receiveSocketBuffer;
         this.pacingBurst = v.pacingBurst;
         this.transferTo = v.transferTo;
@@ -105,6 +112,7 @@ public final class ProxyConfig {
         long connectionMaxInFlight;
         long nodeMaxInFlight;
         long sendBuffer;
+        int blocksPerRun;
         int receiveSocketBuffer;
         long pacingBurst;
         boolean transferTo;
@@ -128,6 +136,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = connectionMaxInFlight;
         v.nodeMaxInFlight = nodeMaxInFlight;
         v.sendBuffer = sendBuffer;
+        v.blocksPerRun = blocksPerRun;
         v.receiveSocketBuffer = receiveSocketBuffer;
         v.pacingBurst = pacingBurst;
         v.transferTo = transferTo;
@@ -157,6 +166,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = 64L << 20;
         v.nodeMaxInFlight = 256L << 20;
         v.sendBuffer = 1L << 20;
+        v.blocksPerRun = Wire.MAX_RUN_BLOCKS;
         v.pacingBurst = (long) SendScheduler.DEFAULT_PACING_BURST_BYTES;
         v.transferTo = true;
         v.connectTimeoutMillis = 10_000;
@@ -190,6 +200,7 @@ public final class ProxyConfig {
                     case CONNECTION_MAX_IN_FLIGHT: c.connectionMaxInFlight = Long.parseLong(v); break;
                     case NODE_MAX_IN_FLIGHT: c.nodeMaxInFlight = Long.parseLong(v); break;
                     case SEND_BUFFER: c.sendBuffer = Long.parseLong(v); break;
+                    case BLOCKS_PER_RUN: c.blocksPerRun = Integer.parseInt(v); break;
                     case RECEIVE_SOCKET_BUFFER: c.receiveSocketBuffer = Integer.parseInt(v); break;
                     case PACING_BURST: c.pacingBurst = Long.parseLong(v); break;
                     case TRANSFER_TO: c.transferTo = Boolean.parseBoolean(v); break;
@@ -257,6 +268,12 @@ public final class ProxyConfig {
     public ProxyConfig withSendBuffer(long x) {
         Values v = values();
         v.sendBuffer = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withBlocksPerRun(int x) {
+        Values v = values();
+        v.blocksPerRun = x;
         return new ProxyConfig(v);
     }
 
@@ -359,6 +376,14 @@ public final class ProxyConfig {
 
     public long sendBuffer() {
         return sendBuffer;
+    }
+
+    /**
+     * How many blocks of one send pass may share a DATA_RUN header (docs/protocol.md); 1 sends a DATA frame per
+     * block. The blocks, their order and their sizes are the same either way: only the headers differ.
+     */
+    public int blocksPerRun() {
+        return blocksPerRun;
     }
 
     /**

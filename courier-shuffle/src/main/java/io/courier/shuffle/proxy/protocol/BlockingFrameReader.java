@@ -40,6 +40,10 @@ public final class BlockingFrameReader {
             if (type == FrameType.DATA) {
                 return readData(bodyLength);
             }
+            if (type == FrameType.DATA_RUN) {
+                // Runs save headers on the proxies' merged connections; a proxy relays to its tasks block by block.
+                throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "DATA_RUN frame on a task connection");
+            }
             byte[] body = new byte[bodyLength];
             in.readFully(body);
             return FrameBodies.decodeBody(type, ByteBuffer.wrap(body));

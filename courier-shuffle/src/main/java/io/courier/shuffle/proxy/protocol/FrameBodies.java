@@ -63,11 +63,11 @@ public final class FrameBodies {
      * Parses the body of a control frame, which must be consumed exactly.
      *
      * @throws ProtocolException {@code MALFORMED_FRAME} for a short, over-long or invalid body
-     * @throws IllegalArgumentException for {@code DATA}, which the transport parses itself
+     * @throws IllegalArgumentException for {@code DATA} and {@code DATA_RUN}, which the transport parses itself
      */
     public static Frame decodeBody(FrameType type, ByteBuffer body) throws ProtocolException {
-        if (type == FrameType.DATA) {
-            throw new IllegalArgumentException("DATA frames are parsed by their transport");
+        if (type == FrameType.DATA || type == FrameType.DATA_RUN) {
+            throw new IllegalArgumentException(type + " frames are parsed by their transport");
         }
         Frame frame;
         try {

@@ -12,7 +12,9 @@ public enum FrameType {
     CANCEL(8),
     CONNECTIONS(9),
     RELAY_FETCH(10),
-    ROUTE(11);
+    ROUTE(11),
+    /** Several DATA blocks under one header (docs/protocol.md); the decoder hands them on as {@link DataFrame}s. */
+    DATA_RUN(12);
 
     private final byte code;
 

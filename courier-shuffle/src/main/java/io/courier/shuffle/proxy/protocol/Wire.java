@@ -9,8 +9,19 @@ public final class Wire {
     public static final byte VERSION = 1;
     /** Largest data payload of one DATA frame (64 KiB). */
     public static final int MAX_DATA = 64 * 1024;
-    /** Hard limit on a frame's length field: a full data frame plus room for headers; anything larger is rejected. */
+    /**
+     * Hard limit on a frame's length field: a full data frame plus room for headers; anything larger is rejected,
+     * except a {@link FrameType#DATA_RUN}, which has its own limit ({@link #MAX_RUN_FRAME_LENGTH}).
+     */
     public static final int MAX_FRAME_LENGTH = MAX_DATA + 1024;
+    /** Most blocks one DATA_RUN frame carries (each at most {@link #MAX_DATA}). */
+    public static final int MAX_RUN_BLOCKS = 16;
+    /** Bytes of one block's entry in a DATA_RUN header: stream id and payload length. */
+    public static final int RUN_ENTRY = 8;
+    /** Bytes of a DATA_RUN's body before its entries: the block count. */
+    public static final int RUN_COUNT = 4;
+    /** Hard limit on a DATA_RUN frame's length field: a full run of full blocks with their header. */
+    public static final int MAX_RUN_FRAME_LENGTH = Wire.PREAMBLE + RUN_COUNT + MAX_RUN_BLOCKS * (RUN_ENTRY + MAX_DATA);
     /** Bytes of the length field. */
     public static final int LENGTH_FIELD = 4;
     /** Bytes of version and type that follow the length field. */

@@ -45,27 +45,25 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     private final SegmentSource source;
     private final SendScheduler scheduler;
     private final ServerCounters counters;
-    private final long sendBufferBytes;
-    private final boolean zeroCopy;
+    private final SendSettings send;
     private final TaskConnectionAcceptor tasks;
     private ConnectionSender sender;
     private String peer;
 
     public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
-            ServerCounters counters, long sendBufferBytes, boolean zeroCopy) {
-        this(nodeId, secrets, source, scheduler, counters, sendBufferBytes, zeroCopy, null);
+            ServerCounters counters, SendSettings send) {
+        this(nodeId, secrets, source, scheduler, counters, send, null);
     }
 
     /** @param tasks takes over connections whose handshake has the TASK role; null refuses them */
     public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
-            ServerCounters counters, long sendBufferBytes, boolean zeroCopy, TaskConnectionAcceptor tasks) {
-        this(nodeId, secrets, source, scheduler, counters, sendBufferBytes, zeroCopy, tasks, HANDSHAKE_TIMEOUT_MILLIS);
+            ServerCounters counters, SendSettings send, TaskConnectionAcceptor tasks) {
+        this(nodeId, secrets, source, scheduler, counters, send, tasks, HANDSHAKE_TIMEOUT_MILLIS);
     }
 
     /** @param handshakeTimeoutMillis how long the connection may wait for its HANDSHAKE (tests shorten it) */
     public ServerConnectionHandler(String nodeId, SecretLookup secrets, SegmentSource source, SendScheduler scheduler,
-            ServerCounters counters, long sendBufferBytes, boolean zeroCopy, TaskConnectionAcceptor tasks,
-            long handshakeTimeoutMillis) {
+            ServerCounters counters, SendSettings send, TaskConnectionAcceptor tasks, long handshakeTimeoutMillis) {
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
         this.tasks = tasks;
         this.nodeId = nodeId;
@@ -73,13 +71,12 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         this.source = source;
         this.scheduler = scheduler;
         this.counters = counters;
-        this.sendBufferBytes = sendBufferBytes;
-        this.zeroCopy = zeroCopy;
+        this.send = send;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        sender = new ConnectionSender(ctx.channel(), scheduler, counters, sendBufferBytes, zeroCopy);
+        sender = new ConnectionSender(ctx.channel(), scheduler, counters, send);
         counters.connectionActive();
         ctx.executor().schedule(() -> {
             if (peer == null && !handedOver && ctx.channel().isActive()) {

@@ -12,6 +12,7 @@ import io.courier.shuffle.proxy.protocol.CreditFrame;
 import io.courier.shuffle.proxy.protocol.DataFrame;
 import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
+import io.courier.shuffle.proxy.protocol.FrameType;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
@@ -223,6 +224,8 @@ public final class ProxyThroughputBench {
                 // framed: CREDIT frames come back as from Courier's receiver); e.g. plain@sndbuf=65536+framed. Framed
                 // variants are compared with the plain one before them. decoder (with framed): the receiver runs
                 // Courier's FrameDecoder instead of the minimal parser, so the floor includes Courier's decoding.
+                // runs=N (with framed): N consecutive blocks (of N streams) share one DATA_RUN header, as Courier's
+                // sender writes them by default.
                 PlainTransfer plain = new PlainTransfer(config(null).transport());
                 for (String setting : mode == null ? new String[0] : mode.split("\\+")) {
                     if (setting.startsWith("sndbuf=")) {
@@ -234,6 +237,8 @@ public final class ProxyThroughputBench {
                         plain.credits = true; // with framed: the receiver returns CREDIT frames as Courier's does
                     } else if (setting.startsWith("framed=")) {
                         plain.block = Integer.parseInt(setting.substring("framed=".length()));
+                    } else if (setting.startsWith("runs=")) {
+                        plain.runs = Integer.parseInt(setting.substring("runs=".length()));
                     } else if (setting.equals("decoder")) {
                         plain.decoder = true;
                     } else {
@@ -427,14 +432,20 @@ public final class ProxyThroughputBench {
      * {@link FrameEncoder#dataHeader}; none when {@code headers} is false) and one file region of {@code block}
      * bytes, the segments' blocks interleaved round-robin, all queued at once, and the receiver parses the frames
      * ({@link FrameCounter}) — the cost of the protocol's framing alone, with no streams, credit, scheduling or
-     * send budget; with {@code credits} the receiver sends Courier's CREDIT traffic back (the sender discards it).
-     * The figure counts payload bytes only.
+     * send budget; with {@code credits} the receiver sends Courier's CREDIT traffic back (the sender discards it);
+     * with {@code runs > 0} every {@code runs} consecutive blocks share one DATA_RUN header instead. The figure counts
+     * payload bytes only.
      */
     private static double[] runPlain(File data, long[] offsets, long segmentBytes, PlainTransfer plain)
             throws Exception {
         ProxyTransport transport = plain.transport;
         if (plain.decoder && (!plain.headers || plain.block == 0 || plain.credits)) {
             throw new IllegalArgumentException("the decoder setting needs framed blocks and no credits");
+        }
+        if (plain.runs > 0 && (!plain.headers || plain.block == 0 || plain.block > Wire.MAX_DATA || plain.credits
+                || plain.runs > Wire.MAX_RUN_BLOCKS)) {
+            throw new IllegalArgumentException("the runs setting needs framed blocks of at most " + Wire.MAX_DATA
+                    + " bytes, no credits and at most " + Wire.MAX_RUN_BLOCKS + " blocks per run");
         }
         EventLoopGroup boss = transport.newGroup(1, new DefaultThreadFactory("plain-accept", true));
         EventLoopGroup workers = transport.newGroup(2, new DefaultThreadFactory("plain-io", true));
@@ -461,7 +472,12 @@ public final class ProxyThroughputBench {
                                         for (long at = 0; at < segmentBytes; at += plain.block) {
                                             int n = (int) Math.min(plain.block, segmentBytes - at);
                                             for (int s = 0; s < offsets.length; s++) {
-                                                if (plain.headers) {
+                                                if (plain.runs > 0) {
+                                                    if (s % plain.runs == 0) {
+                                                        int k = Math.min(plain.runs, offsets.length - s);
+                                                        ctx.write(runHeader(ctx.alloc(), s + 1, k, n));
+                                                    }
+                                                } else if (plain.headers) {
                                                     ctx.write(header(ctx.alloc(), s + 1, n));
                                                 }
                                                 ctx.write(new DefaultFileRegion(raf.getChannel(), offsets[s] + at, n)
@@ -550,6 +566,7 @@ public final class ProxyThroughputBench {
         boolean headers = true;
         boolean credits;
         boolean decoder;
+        int runs;
 
         PlainTransfer(ProxyTransport transport) {
             this.transport = transport;
@@ -565,6 +582,17 @@ public final class ProxyThroughputBench {
         return h.setInt(0, h.getInt(0) + length); // the length field counts preamble, stream id and payload
     }
 
+    /** The DATA_RUN header of {@code k} blocks of {@code n} bytes, of streams {@code firstStream} onwards. */
+    private static ByteBuf runHeader(ByteBufAllocator alloc, int firstStream, int k, int n) {
+        int[] streams = new int[k];
+        int[] lengths = new int[k];
+        for (int i = 0; i < k; i++) {
+            streams[i] = firstStream + i;
+            lengths[i] = n;
+        }
+        return FrameEncoder.dataRunHeader(alloc, streams, lengths, k);
+    }
+
     /**
      * Counts the payload bytes of the DATA frames in a byte stream cut anywhere: the least a receiver of the
      * protocol does (find each frame's length, skip its payload). Event-loop confined.
@@ -578,6 +606,7 @@ public final class ProxyThroughputBench {
         private final long[] unacked;
         private final int creditEvery;
         private int headerHave;
+        private int entriesLeft;
         private int payloadLeft;
         private int stream;
 
@@ -592,6 +621,12 @@ public final class ProxyThroughputBench {
         long payloadIn(ChannelHandlerContext ctx, ByteBuf b) {
             long payload = 0;
             while (b.isReadable()) {
+                if (entriesLeft > 0) {
+                    int k = Math.min(entriesLeft, b.readableBytes());
+                    b.skipBytes(k);
+                    entriesLeft -= k;
+                    continue;
+                }
                 if (payloadLeft > 0) {
                     int k = Math.min(payloadLeft, b.readableBytes());
                     b.skipBytes(k);
@@ -609,6 +644,13 @@ public final class ProxyThroughputBench {
                 if (headerHave == HEADER) {
                     headerHave = 0;
                     int length = headerView.getInt(0) - Wire.PREAMBLE - 4;
+                    if (header[Wire.LENGTH_FIELD + 1] == FrameType.DATA_RUN.code()) {
+                        // The count is read; its entries are skipped and its payloads counted as one (no credits).
+                        int count = headerView.getInt(Wire.LENGTH_FIELD + Wire.PREAMBLE);
+                        entriesLeft = count * Wire.RUN_ENTRY;
+                        payloadLeft = length - count * Wire.RUN_ENTRY;
+                        continue;
+                    }
                     if (length < 0 || length > maxPayload || header[Wire.LENGTH_FIELD] != Wire.VERSION) {
                         throw new IllegalStateException("framed plain transfer: bad frame header, payload " + length);
                     }

@@ -4,6 +4,7 @@ import io.courier.shuffle.proxy.testing.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import org.junit.jupiter.api.Test;
@@ -130,5 +131,18 @@ class BlockingFrameReaderTest {
             assertEquals(((ProtocolException) netty.getCause()).code(), blocking.code(), c.getKey());
             assertTrue(blocking.getMessage().length() > 10, c.getKey() + ": " + blocking.getMessage());
         }
+    }
+
+    @Test
+    void aDataRunIsNotAcceptedOnATaskConnection() {
+        // Proxies relay to their tasks block by block: a run there means the peer is not a Courier proxy's relay.
+        ByteBuf run = Unpooled.buffer();
+        ByteBuf header = FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, new int[] {1, 2}, new int[] {3, 4}, 2);
+        run.writeBytes(header).writeZero(7);
+        header.release();
+        byte[] input = bytes(run);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> readAll(input));
+        assertEquals(ErrorCode.UNEXPECTED_FRAME, e.code());
+        assertTrue(e.getMessage().contains("DATA_RUN"), e.getMessage());
     }
 }

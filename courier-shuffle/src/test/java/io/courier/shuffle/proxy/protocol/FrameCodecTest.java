@@ -222,6 +222,157 @@ class FrameCodecTest {
                 () -> FrameEncoder.dataHeader(UnpooledByteBufAllocator.DEFAULT, 0, 10));
     }
 
+    /** A DATA_RUN as the sender writes it: the run header, then the payloads back to back. */
+    private static ByteBuf run(int[] streams, byte[][] payloads) {
+        int[] lengths = new int[streams.length];
+        ByteBuf all = Unpooled.buffer();
+        for (int i = 0; i < streams.length; i++) {
+            lengths[i] = payloads[i].length;
+        }
+        ByteBuf header = FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, streams, lengths, streams.length);
+        all.writeBytes(header);
+        header.release();
+        for (byte[] p : payloads) {
+            all.writeBytes(p);
+        }
+        return all;
+    }
+
+    private static byte[] bytes(int n, int seed) {
+        byte[] b = new byte[n];
+        new java.util.Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void aDataRunIsHandedOnAsItsBlocksInOrderWhereverTheReadsCutIt() {
+        byte[][] payloads = {bytes(Wire.MAX_DATA, 1), bytes(10, 2), bytes(1, 5), bytes(Wire.MAX_DATA, 3), bytes(777, 4)};
+        int[] streams = {3, 5, 5, 3, 9};
+        ByteBuf wire = Unpooled.wrappedBuffer(run(streams, payloads), Frames.encode(new EndFrame(3)));
+        assertTrue(wire.getInt(0) > Wire.MAX_FRAME_LENGTH, "the run is longer than any other frame may be");
+        for (int cut : new int[] {1, 7, 4096, 65_546, Integer.MAX_VALUE}) {
+            EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+            ByteBuf in = wire.duplicate();
+            while (in.isReadable()) {
+                dec.writeInbound(in.readRetainedSlice(Math.min(cut, in.readableBytes())));
+            }
+            for (int i = 0; i < streams.length; i++) {
+                DataFrame d = dec.readInbound();
+                assertEquals(streams[i], d.streamId(), "block " + i + ", reads of " + cut);
+                assertArrayEquals(payloads[i], ByteBufUtil.getBytes(d.content()), "block " + i + ", reads of " + cut);
+                d.release();
+            }
+            assertEquals(new EndFrame(3), dec.readInbound(), "framing resumes after the run, reads of " + cut);
+            assertTrue(dec.finish() == false);
+        }
+        wire.release();
+    }
+
+    @Test
+    void aRunsBlockGoesOnAsSoonAsItHasArrivedNotWhenTheRunHas() {
+        ByteBuf wire = run(new int[] {1, 2}, new byte[][] {bytes(100, 1), bytes(Wire.MAX_DATA, 2)});
+        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+        dec.writeInbound(wire.readRetainedSlice(Wire.LENGTH_FIELD + Wire.PREAMBLE + Wire.RUN_COUNT
+                + 2 * Wire.RUN_ENTRY + 100));
+        DataFrame first = dec.readInbound();
+        assertEquals(1, first.streamId());
+        first.release();
+        assertNull(dec.readInbound(), "the second block has not arrived");
+        dec.writeInbound(wire.readRetainedSlice(wire.readableBytes() - 1));
+        assertNull(dec.readInbound(), "one byte of the second block is missing");
+        dec.writeInbound(wire.readRetainedSlice(1));
+        wire.release();
+        DataFrame second = dec.readInbound();
+        assertEquals(2, second.streamId());
+        assertEquals(Wire.MAX_DATA, second.content().readableBytes());
+        second.release();
+        dec.finishAndReleaseAll();
+    }
+
+    @Test
+    void malformedDataRunsAreRejectedWithWhatIsWrong() {
+        // header fields: count, then (stream, length) per block; the frame's length is computed unless given
+        assertRunError(ErrorCode.MALFORMED_FRAME, "0 blocks", -1, 0);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "17 blocks", -1, 17);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "stream 0", -1, 1, 0, 10);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "65537 payload bytes", -1, 1, 1, Wire.MAX_DATA + 1);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "-1 payload bytes", -1, 2, 1, 10, 2, -1);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "block 2 of 2 is stream 2, 0 payload bytes (1 to 65536)", -1,
+                2, 1, 10, 2, 0);
+        // the entries announce 20 payload bytes, the length 21
+        assertRunError(ErrorCode.MALFORMED_FRAME, "carry 20 payload bytes, its length says 21",
+                Wire.PREAMBLE + Wire.RUN_COUNT + 2 * Wire.RUN_ENTRY + 21, 2, 1, 10, 2, 10);
+        assertRunError(ErrorCode.MALFORMED_FRAME, "shorter than the header of its 2 blocks",
+                Wire.PREAMBLE + Wire.RUN_COUNT + Wire.RUN_ENTRY, 2, 1, 10, 2, 10);
+        assertRunError(ErrorCode.FRAME_TOO_LARGE, "frame length " + (Wire.MAX_RUN_FRAME_LENGTH + 1),
+                Wire.MAX_RUN_FRAME_LENGTH + 1, 1, 1, 10);
+    }
+
+    /** Decodes a DATA_RUN header with the given fields (and no payload): it must fail with {@code code}. */
+    private static void assertRunError(ErrorCode code, String message, int length, int... fields) {
+        ByteBuf b = Unpooled.buffer().writeInt(0).writeByte(Wire.VERSION).writeByte(FrameType.DATA_RUN.code());
+        long payload = 0;
+        for (int i = 0; i < fields.length; i++) {
+            b.writeInt(fields[i]);
+            if (i > 0 && i % 2 == 0) {
+                payload += fields[i];
+            }
+        }
+        b.setInt(0, length >= 0 ? length : (int) (b.readableBytes() - Wire.LENGTH_FIELD + payload));
+        ProtocolException e = decodeError(b);
+        assertEquals(code, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void aLongLengthIsTooLargeForEveryTypeButADataRun() {
+        ByteBuf b = Unpooled.buffer().writeInt(Wire.MAX_FRAME_LENGTH + 1);
+        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+        dec.writeInbound(b.retainedSlice());
+        assertNull(dec.readInbound(), "waits for the type of a length only a DATA_RUN may have");
+        b.release();
+        DecoderException e = assertThrows(DecoderException.class,
+                () -> dec.writeInbound(Unpooled.buffer().writeByte(Wire.VERSION).writeByte(FrameType.CREDIT.code())));
+        assertEquals(ErrorCode.FRAME_TOO_LARGE, ((ProtocolException) e.getCause()).code());
+        dec.finishAndReleaseAll();
+    }
+
+    @Test
+    void aConnectionClosedInsideADataRunIsReported() {
+        ByteBuf wire = run(new int[] {1, 2}, new byte[][] {bytes(100, 1), bytes(200, 2)});
+        EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
+        dec.writeInbound(wire.readRetainedSlice(wire.readableBytes() - 50));
+        wire.release();
+        DataFrame first = dec.readInbound();
+        assertEquals(1, first.streamId());
+        first.release();
+        DecoderException e = assertThrows(DecoderException.class, dec::finish);
+        ProtocolException pe = (ProtocolException) e.getCause();
+        assertEquals(ErrorCode.MALFORMED_FRAME, pe.code());
+        assertTrue(pe.getMessage().contains("inside a DATA_RUN frame (block 2 of 2, 150 of its 200 bytes)"),
+                pe.getMessage());
+    }
+
+    @Test
+    void dataRunHeadersRefuseWhatTheProtocolDoesNotAllow() {
+        int[] ids = new int[Wire.MAX_RUN_BLOCKS + 1];
+        int[] lengths = new int[Wire.MAX_RUN_BLOCKS + 1];
+        Arrays.fill(ids, 1);
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, ids, lengths, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, ids, lengths, ids.length));
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, ids, lengths, 1)); // empty block
+        lengths[0] = 1;
+        lengths[1] = Wire.MAX_DATA + 1;
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, ids, lengths, 2));
+        ids[0] = 0;
+        assertThrows(IllegalArgumentException.class,
+                () -> FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, ids, lengths, 1));
+    }
+
     private static ProtocolException decodeError(ByteBuf b) {
         EmbeddedChannel dec = new EmbeddedChannel(new FrameDecoder());
         DecoderException e = assertThrows(DecoderException.class, () -> dec.writeInbound(b));

@@ -8,6 +8,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
 import io.netty.util.ReferenceCountUtil;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,13 +23,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Fuzzes {@link FrameDecoder} with arbitrary bytes cut into arbitrary socket reads. Whatever arrives, the decoder
  * either yields frames or raises exactly one {@link ProtocolException} (wrapped by Netty in a
  * {@link DecoderException}), never another exception; it never holds more than one frame's worth of undecoded
- * bytes (a length field outside the limit is refused before its body is buffered); every frame it yields can be
+ * bytes, or one block's of a DATA_RUN (a length field outside the limit is refused before its body is buffered); every frame it yields can be
  * encoded again and decodes to an equal frame (a relay forwards what it decoded). Seeds:
  * {@code src/test/resources/io/courier/shuffle/proxy/protocol/FrameDecoderFuzzTestInputs/}. In {@code mvn test}
  * this runs the seeds only (Jazzer's regression mode); docs/security.md gives the command that fuzzes.
  */
 class FrameDecoderFuzzTest {
-    /** Undecoded bytes a healthy decoder may hold: one length field and one maximal body, minus one byte. */
+    /** Undecoded bytes a healthy decoder may hold: one length field and one maximal body (or run block), minus one byte. */
     private static final int MAX_PENDING = Wire.LENGTH_FIELD + Wire.MAX_FRAME_LENGTH - 1;
 
     @FuzzTest(maxDuration = "5m")
@@ -128,13 +130,23 @@ class FrameDecoderFuzzTest {
 
     /**
      * The framing as docs/protocol.md defines it, independent of the decoder: walks the length fields and says
-     * how many bytes belong to an unfinished frame and whether a length outside {@code [PREAMBLE, MAX]} was seen.
+     * how many undecoded bytes a decoder may hold and whether a length outside the limits (or a DATA_RUN header a
+     * decoder must refuse) was seen: {@code [PREAMBLE,
+     * MAX_FRAME_LENGTH]}, or up to {@code MAX_RUN_FRAME_LENGTH} for a DATA_RUN, whose header and each of whose
+     * blocks count as a frame of their own here (the decoder hands each block on as it completes).
      */
     private static final class FramingModel {
-        /** Bytes of the current, unfinished frame (at most a length field and a maximal body are kept). */
-        private final byte[] head = new byte[Wire.LENGTH_FIELD];
+        /** The current frame's first bytes: length, version, type and, for a run, its count and entries. */
+        private final byte[] head = new byte[Wire.LENGTH_FIELD + Wire.PREAMBLE + Wire.RUN_COUNT
+                + Wire.MAX_RUN_BLOCKS * Wire.RUN_ENTRY];
+        private final ByteBuffer headView = ByteBuffer.wrap(head);
         private int headBytes;
+        /** Bytes of the head still to come before the frame's body (or the run's first block) starts. */
+        private int headWanted = Wire.LENGTH_FIELD;
         private long bodyLeft = -1;
+        private int length;
+        /** The run's block lengths still to come (after the current one), or null outside a run. */
+        private ArrayDeque<Integer> runBlocks;
         private long pending;
         boolean outOfRange;
 
@@ -143,12 +155,9 @@ class FrameDecoderFuzzTest {
                 if (bodyLeft < 0) {
                     head[headBytes++] = read[i++];
                     pending++;
-                    if (headBytes == Wire.LENGTH_FIELD) {
-                        int length = ((head[0] & 0xff) << 24) | ((head[1] & 0xff) << 16) | ((head[2] & 0xff) << 8)
-                                | (head[3] & 0xff);
-                        outOfRange = length < Wire.PREAMBLE || length > Wire.MAX_FRAME_LENGTH;
-                        bodyLeft = length;
-                        headBytes = 0;
+                    headWanted--;
+                    if (headWanted == 0) {
+                        afterHead();
                     }
                 } else {
                     int n = (int) Math.min(bodyLeft, read.length - i);
@@ -156,10 +165,59 @@ class FrameDecoderFuzzTest {
                     pending += n;
                     bodyLeft -= n;
                 }
-                if (bodyLeft == 0) {
-                    bodyLeft = -1;
+                while (bodyLeft == 0) {
                     pending = 0;
+                    Integer next = runBlocks == null ? null : runBlocks.pollFirst();
+                    if (next == null) {
+                        runBlocks = null;
+                        bodyLeft = -1;
+                        headBytes = 0;
+                        headWanted = Wire.LENGTH_FIELD;
+                    } else {
+                        bodyLeft = next;
+                    }
                 }
+            }
+        }
+
+        /** Judges the head read so far; asks for more of it, or starts the body. */
+        private void afterHead() {
+            if (headBytes == Wire.LENGTH_FIELD) {
+                length = headView.getInt(0);
+                outOfRange = length < Wire.PREAMBLE || length > Wire.MAX_RUN_FRAME_LENGTH;
+                headWanted = Wire.PREAMBLE;
+                return;
+            }
+            boolean run = head[Wire.LENGTH_FIELD] == Wire.VERSION && head[Wire.LENGTH_FIELD + 1] == FrameType.DATA_RUN.code();
+            if (!run) {
+                outOfRange = length > Wire.MAX_FRAME_LENGTH;
+                bodyLeft = length - Wire.PREAMBLE;
+                return;
+            }
+            if (headBytes < Wire.LENGTH_FIELD + Wire.PREAMBLE + Wire.RUN_COUNT) {
+                headWanted = Wire.RUN_COUNT;
+                return;
+            }
+            int count = headView.getInt(Wire.LENGTH_FIELD + Wire.PREAMBLE);
+            if (count < 1 || count > Wire.MAX_RUN_BLOCKS) {
+                outOfRange = true; // a valid decoder has refused this run by now
+            } else if (headBytes == Wire.LENGTH_FIELD + Wire.PREAMBLE + Wire.RUN_COUNT) {
+                headWanted = count * Wire.RUN_ENTRY;
+                outOfRange = length < Wire.PREAMBLE + Wire.RUN_COUNT + count * Wire.RUN_ENTRY;
+            } else {
+                runBlocks = new ArrayDeque<>();
+                long sum = Wire.PREAMBLE + Wire.RUN_COUNT + (long) count * Wire.RUN_ENTRY;
+                for (int b = 0; b < count; b++) {
+                    int at = Wire.LENGTH_FIELD + Wire.PREAMBLE + Wire.RUN_COUNT + b * Wire.RUN_ENTRY;
+                    int block = headView.getInt(at + 4);
+                    outOfRange |= headView.getInt(at) <= 0 || block < 1 || block > Wire.MAX_DATA;
+                    runBlocks.add(block);
+                    sum += block;
+                }
+                // A valid decoder has refused a run whose entries or length are wrong by now.
+                outOfRange |= sum != length;
+                pending = 0; // the decoder has consumed the run's header
+                bodyLeft = runBlocks.pollFirst();
             }
         }
 

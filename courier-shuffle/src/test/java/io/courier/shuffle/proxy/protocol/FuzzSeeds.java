@@ -1,7 +1,9 @@
 package io.courier.shuffle.proxy.protocol;
 
 import io.courier.shuffle.proxy.testing.Frames;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
 
 import java.io.File;
 import java.io.IOException;
@@ -60,6 +62,9 @@ public final class FuzzSeeds {
         }
         write(new File(decoder, "all-frames-one-read"), concat(Frames.encodeBytes(everyType()), oneRead));
         write(new File(decoder, "all-frames-small-reads"), concat(Frames.encodeBytes(everyType()), smallReads));
+        // Longer than any other frame may be (MAX_FRAME_LENGTH): only its type lets it through.
+        write(new File(decoder, "data-run"), concat(run(Wire.MAX_DATA, 1100), oneRead));
+        write(new File(decoder, "data-run-small-reads"), concat(run(5, 1, 3), smallReads));
         write(new File(decoder, "full-data-frame"),
                 concat(Frames.encodeBytes(new DataFrame(1, Unpooled.wrappedBuffer(new byte[Wire.MAX_DATA]))), oneRead));
 
@@ -77,6 +82,25 @@ public final class FuzzSeeds {
         write(new File(relay, "fetch-on-task-connection"),
                 Frames.encodeBytes(new FetchFrame(3, "job_1_0001", "attempt_1_0001_m_000003_0", 0, 1024, MAC)));
         write(new File(relay, "connection-error"), Frames.encodeBytes(new ErrorFrame(0, ErrorCode.IO_ERROR, "bye")));
+    }
+
+    /** A DATA_RUN of blocks of the given lengths (streams 1, 2, ...) as a sender writes it, then an END. */
+    private static byte[] run(int... lengths) {
+        int[] streams = new int[lengths.length];
+        int payload = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            streams[i] = i + 1;
+            payload += lengths[i];
+        }
+        ByteBuf h = FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, streams, lengths, lengths.length);
+        byte[] header = new byte[h.readableBytes()];
+        h.readBytes(header);
+        h.release();
+        byte[] payloads = new byte[payload];
+        for (int i = 0; i < payloads.length; i++) {
+            payloads[i] = (byte) i;
+        }
+        return concat(concat(header, payloads), Frames.encodeBytes(new EndFrame(1)));
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -11,6 +11,7 @@ import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.server.SendSettings;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
 import io.courier.shuffle.proxy.source.DirectoryMapOutputLocator;
@@ -50,8 +51,8 @@ class RelayFrameFuzzTest {
         RelayService relay = new RelayService("node-a:7000", client, new RelayAccess(false), RelayService.UNLIMITED, 1000);
         ServerConnectionHandler server = new ServerConnectionHandler("node-a:7000", new InMemorySecrets(),
                 new SegmentSource(new DirectoryMapOutputLocator(new File("/nonexistent-courier-fuzz"))),
-                new SendScheduler("node-a:7000", SelectAndSplit.UNLIMITED, 1 << 20), new ServerCounters(), 1 << 20,
-                false, relay);
+                new SendScheduler("node-a:7000", SelectAndSplit.UNLIMITED, 1 << 20), new ServerCounters(),
+                SendSettings.of(1 << 20, false), relay);
         EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), server) {
             @Override
             protected SocketAddress remoteAddress0() {

@@ -12,6 +12,7 @@ import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.RelayFetchFrame;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.server.SendSettings;
 import io.courier.shuffle.proxy.server.ServerConnectionHandler;
 import io.courier.shuffle.proxy.server.ServerCounters;
 import io.courier.shuffle.proxy.server.TaskConnectionAcceptor;
@@ -47,8 +48,8 @@ class RelayHandshakeTest {
     private EmbeddedChannel connectionFrom(InetSocketAddress from, TaskConnectionAcceptor tasks) {
         ServerConnectionHandler server = new ServerConnectionHandler("node-a:7000", new InMemorySecrets(),
                 new SegmentSource(new DirectoryMapOutputLocator(dir)),
-                new SendScheduler("node-a:7000", SelectAndSplit.UNLIMITED, 1 << 20), new ServerCounters(), 1 << 20,
-                false, tasks);
+                new SendScheduler("node-a:7000", SelectAndSplit.UNLIMITED, 1 << 20), new ServerCounters(),
+                SendSettings.of(1 << 20, false), tasks);
         return new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), server) {
             @Override
             protected SocketAddress remoteAddress0() {

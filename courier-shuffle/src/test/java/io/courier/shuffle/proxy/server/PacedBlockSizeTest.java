@@ -104,8 +104,8 @@ class PacedBlockSizeTest {
      */
     private byte[] fetch(SendScheduler scheduler, List<Integer> sizes) throws Exception {
         EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), new ServerConnectionHandler(
-                "server:1", secrets, new SegmentSource(outputs.locator()), scheduler, new ServerCounters(), 1 << 20,
-                false));
+                "server:1", secrets, new SegmentSource(outputs.locator()), scheduler, new ServerCounters(),
+                SendSettings.of(1 << 20, false)));
         ch.writeInbound(new HandshakeFrame(CLIENT));
         Frames.written(ch);
         ch.writeInbound(new FetchFrame(1, JOB, MAP, 1, 1 << 24, FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1)));

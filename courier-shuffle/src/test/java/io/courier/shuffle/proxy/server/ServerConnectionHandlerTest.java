@@ -22,6 +22,7 @@ import io.courier.shuffle.proxy.source.SegmentSource;
 import io.courier.shuffle.proxy.testing.Frames;
 import io.courier.shuffle.proxy.testing.HadoopMapOutputs;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -71,7 +74,7 @@ class ServerConnectionHandlerTest {
 
     private EmbeddedChannel server() {
         return new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), new ServerConnectionHandler("server:1",
-                secrets, new SegmentSource(outputs.locator()), scheduler, counters, 1 << 20, false));
+                secrets, new SegmentSource(outputs.locator()), scheduler, counters, SendSettings.of(1 << 20, false)));
     }
 
     private static ByteBuf raw(int length, int version, int type, byte[] body) {
@@ -175,6 +178,60 @@ class ServerConnectionHandlerTest {
         assertArrayEquals(expected, got);
         outputs.verifyChecksum(got);
         assertEquals(1, counters.streamsServed());
+    }
+
+    @Test
+    void theBlocksOfOnePassShareOneRunHeaderUpToTheConfiguredRunLength() throws Exception {
+        byte[] expected = outputs.expectedSegment(files, 1);
+        int window = 3 * Wire.MAX_DATA;
+        assertTrue(expected.length > window, "the window must end the pass before the segment: " + expected.length);
+        // Runs of 16 (the default): the pass's three blocks under one header. Runs of 2: cut after two blocks, the
+        // lone third a DATA frame. Runs of 1: a DATA frame per block, the wire of a proxy without runs. The same
+        // bytes every time.
+        assertEquals(Arrays.asList("DATA_RUN x3"), firstPassOnTheWire(16, window, expected));
+        assertEquals(Arrays.asList("DATA_RUN x2", "DATA"), firstPassOnTheWire(2, window, expected));
+        assertEquals(Arrays.asList("DATA", "DATA", "DATA"), firstPassOnTheWire(1, window, expected));
+    }
+
+    /**
+     * Fetches partition 1 with {@code window} bytes of credit from a server sending runs of at most
+     * {@code blocksPerRun} blocks; checks that the blocks carry the segment's first bytes and returns the data
+     * frames on the wire (type, and block count for a run).
+     */
+    private List<String> firstPassOnTheWire(int blocksPerRun, int window, byte[] expected) throws Exception {
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), new ServerConnectionHandler(
+                "server:1", secrets, new SegmentSource(outputs.locator()), scheduler, counters,
+                new SendSettings(1 << 20, false, blocksPerRun)));
+        handshaken(ch);
+        Frames.written(ch);
+        send(ch, new FetchFrame(5, JOB, MAP, 1, window, FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1)));
+        ByteBuf wire = Unpooled.buffer();
+        Object o;
+        while ((o = ch.readOutbound()) != null) {
+            wire.writeBytes((ByteBuf) o);
+            ((ByteBuf) o).release();
+        }
+        List<String> dataFrames = new ArrayList<>();
+        for (int at = wire.readerIndex(); at < wire.writerIndex(); at += Wire.LENGTH_FIELD + wire.getInt(at)) {
+            byte type = wire.getByte(at + Wire.LENGTH_FIELD + 1);
+            if (type == FrameType.DATA_RUN.code()) {
+                dataFrames.add("DATA_RUN x" + wire.getInt(at + Wire.LENGTH_FIELD + Wire.PREAMBLE));
+            } else if (type == FrameType.DATA.code()) {
+                dataFrames.add("DATA");
+            }
+        }
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        for (Object f : Frames.decode(wire)) {
+            if (f instanceof DataFrame) {
+                DataFrame d = (DataFrame) f;
+                assertEquals(5, d.streamId());
+                data.write(ByteBufUtil.getBytes(d.content()));
+                d.release();
+            }
+        }
+        assertArrayEquals(Arrays.copyOf(expected, window), data.toByteArray(), "runs of " + blocksPerRun);
+        ch.finishAndReleaseAll();
+        return dataFrames;
     }
 
     /** Fetches a whole segment, granting 128 KiB at a time, and checks every protocol rule on the way. */
@@ -284,10 +341,10 @@ class ServerConnectionHandlerTest {
     void aConnectionWithoutHandshakeIsClosedAfterTheTimeoutAndAHandshakenOneIsNot() {
         EmbeddedChannel silent = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(),
                 new ServerConnectionHandler("server:1", secrets, new SegmentSource(outputs.locator()), scheduler,
-                        counters, 1 << 20, false, null, 10_000));
+                        counters, SendSettings.of(1 << 20, false), null, 10_000));
         EmbeddedChannel talking = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(),
                 new ServerConnectionHandler("server:1", secrets, new SegmentSource(outputs.locator()), scheduler,
-                        counters, 1 << 20, false, null, 10_000));
+                        counters, SendSettings.of(1 << 20, false), null, 10_000));
         handshaken(talking);
         Frames.written(talking);
         for (EmbeddedChannel ch : new EmbeddedChannel[] {silent, talking}) {
