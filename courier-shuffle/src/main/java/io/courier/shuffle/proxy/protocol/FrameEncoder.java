@@ -83,7 +83,8 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
      */
     public static ByteBuf dataRunHeader(ByteBufAllocator alloc, int[] streamIds, int[] lengths, int count) {
         if (count < 1 || count > Wire.MAX_RUN_BLOCKS) {
-            throw new IllegalArgumentException("a data run carries 1 to " + Wire.MAX_RUN_BLOCKS + " blocks, not " + count);
+            throw new IllegalArgumentException("a data run carries 1 to " + Wire.MAX_RUN_BLOCKS + " blocks, not "
+                    + count);
         }
         int payload = 0;
         for (int i = 0; i < count; i++) {

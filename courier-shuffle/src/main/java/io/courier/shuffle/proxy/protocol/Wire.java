@@ -14,6 +14,10 @@ public final class Wire {
      * except a {@link FrameType#DATA_RUN}, which has its own limit ({@link #MAX_RUN_FRAME_LENGTH}).
      */
     public static final int MAX_FRAME_LENGTH = MAX_DATA + 1024;
+    /** Bytes of the length field. */
+    public static final int LENGTH_FIELD = 4;
+    /** Bytes of version and type that follow the length field. */
+    public static final int PREAMBLE = 2;
     /** Most blocks one DATA_RUN frame carries (each at most {@link #MAX_DATA}). */
     public static final int MAX_RUN_BLOCKS = 16;
     /** Bytes of one block's entry in a DATA_RUN header: stream id and payload length. */
@@ -21,11 +25,7 @@ public final class Wire {
     /** Bytes of a DATA_RUN's body before its entries: the block count. */
     public static final int RUN_COUNT = 4;
     /** Hard limit on a DATA_RUN frame's length field: a full run of full blocks with their header. */
-    public static final int MAX_RUN_FRAME_LENGTH = Wire.PREAMBLE + RUN_COUNT + MAX_RUN_BLOCKS * (RUN_ENTRY + MAX_DATA);
-    /** Bytes of the length field. */
-    public static final int LENGTH_FIELD = 4;
-    /** Bytes of version and type that follow the length field. */
-    public static final int PREAMBLE = 2;
+    public static final int MAX_RUN_FRAME_LENGTH = PREAMBLE + RUN_COUNT + MAX_RUN_BLOCKS * (RUN_ENTRY + MAX_DATA);
     /** Longest identifier (job, map attempt, node) in UTF-8 bytes. */
     public static final int MAX_STRING = 512;
     /** Longest MAC carried in a frame. */

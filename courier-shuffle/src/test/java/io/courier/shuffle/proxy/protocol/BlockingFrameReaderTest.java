@@ -137,7 +137,8 @@ class BlockingFrameReaderTest {
     void aDataRunIsNotAcceptedOnATaskConnection() {
         // Proxies relay to their tasks block by block: a run there means the peer is not a Courier proxy's relay.
         ByteBuf run = Unpooled.buffer();
-        ByteBuf header = FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, new int[] {1, 2}, new int[] {3, 4}, 2);
+        ByteBuf header = FrameEncoder.dataRunHeader(UnpooledByteBufAllocator.DEFAULT, new int[] {1, 2},
+                new int[] {3, 4}, 2);
         run.writeBytes(header).writeZero(7);
         header.release();
         byte[] input = bytes(run);

@@ -246,7 +246,8 @@ class FrameCodecTest {
 
     @Test
     void aDataRunIsHandedOnAsItsBlocksInOrderWhereverTheReadsCutIt() {
-        byte[][] payloads = {bytes(Wire.MAX_DATA, 1), bytes(10, 2), bytes(1, 5), bytes(Wire.MAX_DATA, 3), bytes(777, 4)};
+        byte[][] payloads = {bytes(Wire.MAX_DATA, 1), bytes(10, 2), bytes(1, 5), bytes(Wire.MAX_DATA, 3),
+            bytes(777, 4)};
         int[] streams = {3, 5, 5, 3, 9};
         ByteBuf wire = Unpooled.wrappedBuffer(run(streams, payloads), Frames.encode(new EndFrame(3)));
         assertTrue(wire.getInt(0) > Wire.MAX_FRAME_LENGTH, "the run is longer than any other frame may be");

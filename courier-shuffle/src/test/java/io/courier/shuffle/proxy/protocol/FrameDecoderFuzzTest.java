@@ -23,13 +23,14 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Fuzzes {@link FrameDecoder} with arbitrary bytes cut into arbitrary socket reads. Whatever arrives, the decoder
  * either yields frames or raises exactly one {@link ProtocolException} (wrapped by Netty in a
  * {@link DecoderException}), never another exception; it never holds more than one frame's worth of undecoded
- * bytes, or one block's of a DATA_RUN (a length field outside the limit is refused before its body is buffered); every frame it yields can be
+ * bytes, or one block's of a DATA_RUN (a length field outside the limit is refused before its body is buffered);
+ * every frame it yields can be
  * encoded again and decodes to an equal frame (a relay forwards what it decoded). Seeds:
  * {@code src/test/resources/io/courier/shuffle/proxy/protocol/FrameDecoderFuzzTestInputs/}. In {@code mvn test}
  * this runs the seeds only (Jazzer's regression mode); docs/security.md gives the command that fuzzes.
  */
 class FrameDecoderFuzzTest {
-    /** Undecoded bytes a healthy decoder may hold: one length field and one maximal body (or run block), minus one byte. */
+    /** Undecoded bytes a healthy decoder may hold: a length field and a maximal body (or run block), minus a byte. */
     private static final int MAX_PENDING = Wire.LENGTH_FIELD + Wire.MAX_FRAME_LENGTH - 1;
 
     @FuzzTest(maxDuration = "5m")
@@ -188,7 +189,8 @@ class FrameDecoderFuzzTest {
                 headWanted = Wire.PREAMBLE;
                 return;
             }
-            boolean run = head[Wire.LENGTH_FIELD] == Wire.VERSION && head[Wire.LENGTH_FIELD + 1] == FrameType.DATA_RUN.code();
+            boolean run = head[Wire.LENGTH_FIELD] == Wire.VERSION
+                    && head[Wire.LENGTH_FIELD + 1] == FrameType.DATA_RUN.code();
             if (!run) {
                 outOfRange = length > Wire.MAX_FRAME_LENGTH;
                 bodyLeft = length - Wire.PREAMBLE;
