@@ -175,9 +175,10 @@ public final class ProxyConfig {
         v.maxConnectionsPerPeer = 4;
         v.relayMaxConnections = 0;
         v.relayRetryAfterMillis = 1000; // Hadoop's ShuffleHandler answers 429 with Retry-After: 1000
-        // NIO by default: epoll is faster per block (docs/benchmarks.md), but only part of the tests has run on it
-        // so far, not the mini cluster or the emulated network (docs/configuration.md).
-        v.transport = "nio";
+        // Epoll where it loads: it makes one system call per block fewer than NIO, which on loopback is the
+        // difference between ~70 % and ~89 % of a plain transfer (docs/benchmarks.md, "Runs of blocks"); NIO
+        // elsewhere (other systems and architectures), where the behaviour is the same, only slower.
+        v.transport = "auto";
         return new ProxyConfig(v);
     }
 
