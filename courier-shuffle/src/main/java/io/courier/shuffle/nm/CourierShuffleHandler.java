@@ -152,8 +152,9 @@ public class CourierShuffleHandler extends ShuffleHandler {
             // Never fails for coordinator trouble: without one the proxy schedules decentralized.
             coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort,
                     jobHints);
-            LOG.info("Courier proxy {} listening on {}:{} next to ShuffleHandler on port {} (proxy port rule: {})",
-                    nodeId, config.bindHost(), proxyPort, shufflePort, rule);
+            // The transport is said because "auto" resolves per machine: an operator comparing nodes needs it.
+            LOG.info("Courier proxy {} listening on {}:{} ({} transport) next to ShuffleHandler on port {} (proxy port "
+                    + "rule: {})", nodeId, config.bindHost(), proxyPort, p.transport(), shufflePort, rule);
             return;
         }
     }
