@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 /** {@code courier.proxy.transport}: parsed, checked, resolved, and the transport a started proxy runs on. */
 class ProxyTransportTest {
     @Test
-    void defaultsToAutoWhichIsEpollWhereItLoads() {
-        ProxyTransport expected = Epoll.isAvailable() ? ProxyTransport.EPOLL : ProxyTransport.NIO;
-        assertEquals(expected, ProxyConfig.defaults().transport());
-        assertEquals(expected, ProxyConfig.defaults().withTransport("auto").transport());
+    void defaultsToNioAndAutoIsEpollWhereItLoads() {
+        assertEquals(ProxyTransport.NIO, ProxyConfig.defaults().transport());
+        ProxyConfig auto = ProxyConfig.defaults().withTransport("auto");
+        assertEquals(Epoll.isAvailable() ? ProxyTransport.EPOLL : ProxyTransport.NIO, auto.transport());
     }
 
     @Test
