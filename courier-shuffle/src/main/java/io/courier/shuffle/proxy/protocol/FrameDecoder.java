@@ -109,8 +109,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         }
         long payload = 0;
         for (int i = 0; i < count; i++) {
-            int streamId = in.getInt(at + Wire.RUN_COUNT + i * Wire.RUN_ENTRY);
-            int n = in.getInt(at + Wire.RUN_COUNT + i * Wire.RUN_ENTRY + 4);
+            int entry = at + Wire.RUN_COUNT + i * Wire.RUN_ENTRY;
+            int streamId = in.getInt(entry);
+            int n = in.getInt(entry + 4);
             // An empty block would be a frame decoded from no bytes, which Netty's decoder loop refuses; a sender
             // never has a reason to send one.
             if (streamId <= 0 || n < 1 || n > Wire.MAX_DATA) {

@@ -63,11 +63,7 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
      * bytes as for a {@link DataFrame}, without a frame object and encoder pass per block.
      */
     public static ByteBuf dataHeader(ByteBufAllocator alloc, int streamId, int length) {
-        Checks.streamId(streamId);
-        if (length < 0 || length > Wire.MAX_DATA) {
-            throw new IllegalArgumentException("data frame of stream " + streamId + " cannot carry " + length
-                    + " bytes (at most " + Wire.MAX_DATA + ")");
-        }
+        checkBlock("a data frame", streamId, length, 0);
         ByteBuf h = alloc.buffer(Wire.LENGTH_FIELD + Wire.PREAMBLE + 4);
         h.writeInt(Wire.PREAMBLE + 4 + length);
         h.writeByte(Wire.VERSION);
@@ -88,11 +84,8 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
         }
         int payload = 0;
         for (int i = 0; i < count; i++) {
-            Checks.streamId(streamIds[i]);
-            if (lengths[i] < 1 || lengths[i] > Wire.MAX_DATA) {
-                throw new IllegalArgumentException("a block of stream " + streamIds[i] + " in a data run cannot carry "
-                        + lengths[i] + " bytes (1 to " + Wire.MAX_DATA + ")");
-            }
+            // An empty DATA frame is allowed; an empty block in a run is not (docs/protocol.md).
+            checkBlock("a block in a data run", streamIds[i], lengths[i], 1);
             payload += lengths[i];
         }
         int entries = count * Wire.RUN_ENTRY;
@@ -106,5 +99,14 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
             h.writeInt(lengths[i]);
         }
         return h;
+    }
+
+    /** The stream id and payload length of one block a sender is about to announce: what a receiver would accept. */
+    private static void checkBlock(String what, int streamId, int length, int min) {
+        Checks.streamId(streamId);
+        if (length < min || length > Wire.MAX_DATA) {
+            throw new IllegalArgumentException(what + " of stream " + streamId + " cannot carry " + length
+                    + " bytes (" + min + " to " + Wire.MAX_DATA + ")");
+        }
     }
 }
