@@ -2,11 +2,10 @@ package io.courier.it;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import io.courier.shuffle.nm.PortPairPicker;
 import io.courier.shuffle.nm.ProxyConfigs;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.ShuffleHandler;
@@ -79,10 +78,11 @@ public final class RecoverableNodeManager {
         conf.setInt(YarnConfiguration.NM_PMEM_MB,
                 clusterConf.getInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", 1024));
         // Fixed across restarts: the node id (recovery requires it), the shuffle port (reducers know map hosts by
-        // it) and so the Courier proxy port (shuffle port + offset).
+        // it) and so the Courier proxy port (shuffle port + offset); outside the ephemeral range, where the ports could
+        // be taken while the node is down (by a peer's retry that connected to itself, say).
         int offset = ProxyConfigs.portOffset(conf);
-        conf.set(YarnConfiguration.NM_ADDRESS, host + ":" + freePort(0));
-        conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, freePort(offset));
+        conf.set(YarnConfiguration.NM_ADDRESS, host + ":" + PortPairPicker.pick(0));
+        conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, PortPairPicker.pick(offset));
         conf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
         WebAppUtils.setNMWebAppHostNameAndPort(conf, host, 0);
         RecoverableNodeManager nm = new RecoverableNodeManager(index, conf, rm);
@@ -152,32 +152,6 @@ public final class RecoverableNodeManager {
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException("no local host name", e);
         }
-    }
-
-    /** A free port whose partner {@code port + offset} is free too (offset 0: just a free port). */
-    private static int freePort(int offset) throws IOException {
-        for (int attempt = 0; attempt < 50; attempt++) {
-            int port;
-            try (ServerSocket s = new ServerSocket()) {
-                s.setReuseAddress(true);
-                s.bind(new InetSocketAddress(0));
-                port = s.getLocalPort();
-            }
-            if (offset == 0 || port + offset > 65535) {
-                if (offset == 0) {
-                    return port;
-                }
-                continue;
-            }
-            try (ServerSocket partner = new ServerSocket()) {
-                partner.setReuseAddress(true);
-                partner.bind(new InetSocketAddress(port + offset));
-                return port;
-            } catch (IOException taken) {
-                // try another pair
-            }
-        }
-        throw new IOException("no free port pair with offset " + offset);
     }
 
     /** A NodeManager that talks to the ResourceManager of this JVM directly, without RPC. */

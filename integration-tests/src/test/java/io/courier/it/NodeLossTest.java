@@ -23,6 +23,7 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -97,6 +98,10 @@ class NodeLossTest {
         conf.setLong("courier.reduce.header-timeout.ms", 30_000);
         // One notification per map is enough for the AM to re-run it (stock: 3, costing penalty rounds of 13 s+).
         conf.setInt(MRJobConfig.MAX_FETCH_FAILURES_NOTIFICATIONS, 1);
+        // The AM gives up on a dead NodeManager's containers after 20 s instead of YARN's 3 min: what it does then is
+        // the same, but a kill that left containers to clean up there held the job (and the suite) 3 min longer.
+        conf.setLong(YarnConfiguration.CLIENT_NM_CONNECT_MAX_WAIT_MS, 20_000);
+        conf.setLong(YarnConfiguration.CLIENT_NM_CONNECT_RETRY_INTERVAL_MS, 2_000);
         return conf;
     }
 

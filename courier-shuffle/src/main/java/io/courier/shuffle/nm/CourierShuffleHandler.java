@@ -244,7 +244,20 @@ public class CourierShuffleHandler extends ShuffleHandler {
     private static IOException proxyStartFailure(ProxyConfig config, ProxyPortRule rule, int shufflePort,
             Exception e) {
         return new IOException("Courier proxy could not start on " + config.bindHost() + ":" + config.port()
-                + " (courier.proxy.port rule: " + rule + ", shuffle port " + shufflePort + "): " + e, e);
+                + " (courier.proxy.port rule: " + rule + ", shuffle port " + shufflePort + "): " + e
+                + ephemeralHint(config.port(), EphemeralPortRange.ofThisMachine(), e), e);
+    }
+
+    /**
+     * For a port taken while it lies in the ephemeral range, what an operator needs to know: any outgoing connection
+     * may have been given it while the node was down, and fixed ports belong outside the range.
+     */
+    static String ephemeralHint(int port, EphemeralPortRange range, Exception e) {
+        if (range == null || !range.contains(port) || !isBindFailure(e)) {
+            return "";
+        }
+        return "; the port lies in the kernel's ephemeral range " + range.low() + "-" + range.high()
+                + ", from which outgoing connections take their own ports: configure ports outside it";
     }
 
     /** The MapReduce job id of an application, as ShuffleHandler derives it. */

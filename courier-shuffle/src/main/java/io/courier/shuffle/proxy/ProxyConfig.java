@@ -35,7 +35,10 @@ public final class ProxyConfig {
     public static final String RELAY_MAX_CONNECTIONS = "courier.proxy.relay.max-connections";
     /** What a task refused for {@link #RELAY_MAX_CONNECTIONS} is told to wait before it connects again. */
     public static final String RELAY_RETRY_AFTER = "courier.proxy.relay.retry-after.ms";
-    /** The event loops' socket transport: nio (default), auto (epoll where it loads, else NIO) or epoll ({@link ProxyTransport}). */
+    /**
+     * The event loops' socket transport: auto (default: epoll where it loads, else NIO), nio or epoll
+     * ({@link ProxyTransport}).
+     */
     public static final String TRANSPORT = "courier.proxy.transport";
 
     private final String host;
@@ -175,11 +178,12 @@ public final class ProxyConfig {
         v.maxConnectionsPerPeer = 4;
         v.relayMaxConnections = 0;
         v.relayRetryAfterMillis = 1000; // Hadoop's ShuffleHandler answers 429 with Retry-After: 1000
-        // NIO by default although epoll is faster (~89 % of a plain transfer on loopback against ~70 %,
-        // docs/benchmarks.md, "Runs of blocks"): with epoll as the default, a NodeManager restarted with recovery
-        // once failed to bind its proxy's port again ("Address already in use", NodeLossTest, 2026-11-25), which
-        // has not been explained yet (docs/configuration.md).
-        v.transport = "nio";
+        // Epoll where it loads: it makes one system call per block fewer than NIO, which on loopback is the
+        // difference between ~70 % and ~89 % of a plain transfer (docs/benchmarks.md, "Runs of blocks"); NIO
+        // elsewhere, where the behaviour is the same, only slower. (It was NIO for a while after a restarted
+        // NodeManager could not bind its proxy port, which was the port lying in the ephemeral range, taken while
+        // the node was down: see PortPairPicker and SelfConnection.)
+        v.transport = "auto";
         return new ProxyConfig(v);
     }
 

@@ -194,7 +194,8 @@ public final class ProxyClient {
         b.handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-                ch.pipeline().addLast(new FrameDecoder(), encoder, new ClientConnectionHandler(conn));
+                ch.pipeline().addLast(new SelfConnectGuard(why -> conn.unreachable(ErrorCode.PEER_UNREACHABLE, why)),
+                        new FrameDecoder(), encoder, new ClientConnectionHandler(conn));
             }
         });
         ChannelFuture f = b.connect(address.host(), address.port());

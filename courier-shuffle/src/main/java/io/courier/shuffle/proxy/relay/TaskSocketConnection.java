@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy.relay;
 
 import io.courier.shuffle.proxy.NodeAddress;
+import io.courier.shuffle.proxy.SelfConnection;
 import io.courier.shuffle.proxy.auth.FetchAuthenticator;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentHeader;
@@ -96,6 +97,7 @@ final class TaskSocketConnection {
         try {
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(address.host(), address.port()), config.connectTimeoutMillis());
+            SelfConnection.refuseIfSelf(socket); // a proxy port in the ephemeral range, its proxy down
             TaskSocketConnection c = new TaskSocketConnection(localProxy, config, tally, socket);
             c.write(new HandshakeFrame(self, HandshakeFrame.Role.TASK));
             if (c.awaitAdmission(self)) {
