@@ -339,8 +339,8 @@ public final class ClusterState {
             int host = up ? p : p - hosts;
             PortGroups g = up ? unfinishedBySrc(coflowIndex) : unfinishedByDst(coflowIndex);
             double sum = 0.0;
-            for (int k = g.from(host); k < g.to(host); k++) {
-                int f = g.flow(k);
+            for (int j = 0, n = g.count(host); j < n; j++) {
+                int f = g.flow(host, j);
                 double r = rem[f];
                 if (Double.isNaN(r)) {
                     remaining(f); // an unknown size: throws with the flow named

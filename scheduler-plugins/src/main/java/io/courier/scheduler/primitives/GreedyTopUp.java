@@ -72,8 +72,8 @@ public final class GreedyTopUp {
         int n = 0;
         for (int k = 0, m = open.count(srcSide); k < m; k++) {
             int h = hosts[k];
-            for (int j = groups.from(h); j < groups.to(h); j++) {
-                int f = groups.flow(j);
+            for (int j = 0, size = groups.count(h); j < size; j++) {
+                int f = groups.flow(h, j);
                 int other = srcSide ? net.down(state.dst(f)) : net.up(state.src(f));
                 if (residual[other] > eps) {
                     candidates[n++] = f;
