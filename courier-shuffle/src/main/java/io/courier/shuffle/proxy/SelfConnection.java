@@ -10,8 +10,9 @@ import java.net.SocketAddress;
  * given that very port as its own ephemeral port when the port lies in the kernel's ephemeral range; the
  * two SYNs then meet (simultaneous open) and the connection succeeds — to itself. That socket holds the
  * port, so the server that should own it (a NodeManager restarting its proxy on the same port) cannot bind
- * it, and a plain close leaves it in TIME_WAIT for a minute, still holding it. On Linux it takes a few
- * thousand refused attempts to a vacated port: a peer retrying a restarting node gets there.
+ * it, and a plain close leaves it in TIME_WAIT for a minute, still holding it. On Linux a loop of refused
+ * attempts to a vacated port got there after a hundred to tens of thousands of them (docs/benchmarks.md, "A
+ * restarted proxy's port"): peers retrying a restarting node may.
  *
  * <p>Every client of Courier's protocol checks a fresh connection with {@link #isSelf} before writing
  * anything, and closes a self-connection abortively (SO_LINGER 0, no TIME_WAIT), reporting it as the
