@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches concurrent jobs and the NodeManagers' proxies every {@code periodMillis} on its own thread
- * ({@code progress-monitor}, stopped by {@link #close()}): the longest stretch in which some job was running and
+ * Watches concurrent jobs every {@code periodMillis} and the NodeManagers' proxies ten times as often (but not more
+ * often than every 10 ms) on its own two threads ({@code progress-monitor}, stopped by {@link #close()}; each kind of
+ * sample runs on one of them at a time, results under the monitor's lock): the longest stretch in which some job was running and
  * none made progress (map + reduce progress as the ApplicationMaster reports it) — the job stall; the longest
  * stretch in which some reducer had a segment stream open at its proxy and no proxy relayed a byte — the shuffle
  * stall; and how long the proxies spent in each coordination mode. Started and closed by one thread; the results
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>Why two stalls: the job stall includes everything YARN does between progress reports (TeraSort's client
  * sampling its input, ApplicationMasters waiting for containers, a reducer's progress moving only when a whole
  * map output has arrived), which varies by tens of seconds from run to run on a loaded host. The shuffle stall is
- * what a coordinator outage could cause — a fetch waiting for a decision — and nothing else.
+ * what a coordinator outage could cause — a fetch waiting for a decision — and nothing else. The proxies are read
+ * more often than the jobs because reading them is a few field reads while a job's progress is an RPC, and because
+ * a small shuffle's streams can open and close between two job samples: at 250 ms a CI run once saw none of them.
  */
 final class ProgressMonitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProgressMonitor.class);
@@ -60,7 +63,8 @@ final class ProgressMonitor implements AutoCloseable {
         this.periodMillis = periodMillis;
         this.last = new float[jobs.size()];
         java.util.Arrays.fill(last, -2f);
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        // Two threads: a job sample waits for RPCs, and the proxy samples must not wait for it.
+        this.thread = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "progress-monitor");
             t.setDaemon(true);
             return t;
@@ -71,11 +75,13 @@ final class ProgressMonitor implements AutoCloseable {
     static ProgressMonitor start(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis,
             BooleanSupplier primaryDown) {
         ProgressMonitor m = new ProgressMonitor(jobs, cluster, periodMillis, primaryDown);
-        m.thread.scheduleWithFixedDelay(m::sample, 0, periodMillis, TimeUnit.MILLISECONDS);
+        m.thread.scheduleWithFixedDelay(m::sampleJobs, 0, periodMillis, TimeUnit.MILLISECONDS);
+        m.thread.scheduleWithFixedDelay(m::sampleProxies, 0, Math.max(10, periodMillis / 10), TimeUnit.MILLISECONDS);
         return m;
     }
 
-    private synchronized void sample() {
+    /** Never runs twice at once (a fixed-delay task); the RPCs run outside the monitor's lock. */
+    private void sampleJobs() {
         try {
             boolean running = false;
             boolean progressed = false;
@@ -91,16 +97,28 @@ final class ProgressMonitor implements AutoCloseable {
                     last[i] = p;
                 }
             }
-            long now = System.nanoTime();
-            if (progressed || !running) {
-                lastProgressNanos = now;
-            } else {
-                long stall = TimeUnit.NANOSECONDS.toMillis(now - lastProgressNanos);
-                if (stall > longestStallMillis) {
-                    longestStallMillis = stall;
-                    longestStallEndedAtMillis = TimeUnit.NANOSECONDS.toMillis(now - t0);
-                }
+            noteJobSample(running, progressed);
+        } catch (Exception e) {
+            LOG.warn("job progress sample failed: {}", e.toString());
+        }
+    }
+
+    private synchronized void noteJobSample(boolean running, boolean progressed) {
+        long now = System.nanoTime();
+        if (progressed || !running) {
+            lastProgressNanos = now;
+        } else {
+            long stall = TimeUnit.NANOSECONDS.toMillis(now - lastProgressNanos);
+            if (stall > longestStallMillis) {
+                longestStallMillis = stall;
+                longestStallEndedAtMillis = TimeUnit.NANOSECONDS.toMillis(now - t0);
             }
+        }
+    }
+
+    private synchronized void sampleProxies() {
+        try {
+            long now = System.nanoTime();
             long relayed = 0;
             long openStreams = 0;
             for (int i = 0; i < cluster.nodeManagerCount(); i++) {
@@ -132,7 +150,7 @@ final class ProgressMonitor implements AutoCloseable {
             }
             samples++;
         } catch (Exception e) {
-            LOG.warn("progress sample failed: {}", e.toString());
+            LOG.warn("proxy sample failed: {}", e.toString());
         }
     }
 
@@ -143,7 +161,7 @@ final class ProgressMonitor implements AutoCloseable {
 
     /**
      * The longest stretch in which some reducer had a segment stream open at its node's proxy and no proxy of the
-     * cluster relayed a byte, ms (a multiple of the period, give or take).
+     * cluster relayed a byte, ms (a multiple of the proxies' sampling period, give or take).
      */
     synchronized long longestShuffleStallMillis() {
         return longestShuffleStallMillis;
