@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches concurrent jobs every {@code periodMillis} and the NodeManagers' proxies ten times as often (but not more
  * often than every 10 ms) on its own two threads ({@code progress-monitor}, stopped by {@link #close()}; each kind of
- * sample runs on one of them at a time, results under the monitor's lock): the longest stretch in which some job was running and
- * none made progress (map + reduce progress as the ApplicationMaster reports it) — the job stall; the longest
+ * sample runs on one of them at a time, results under the monitor's lock): the longest stretch in which some job
+ * was running and none made progress (map + reduce progress as the ApplicationMaster reports it) — the job stall; the longest
  * stretch in which some reducer had a segment stream open at its proxy and no proxy relayed a byte — the shuffle
  * stall; and how long the proxies spent in each coordination mode. Started and closed by one thread; the results
  * are read after close.
@@ -38,7 +38,6 @@ final class ProgressMonitor implements AutoCloseable {
 
     private final List<BackgroundTeraSort> jobs;
     private final MiniCourierCluster cluster;
-    private final long periodMillis;
     private final ScheduledExecutorService thread;
     private final float[] last;
     private final Map<Mode, Long> modeSamples = new EnumMap<>(Mode.class);
@@ -55,12 +54,10 @@ final class ProgressMonitor implements AutoCloseable {
     private final long t0 = System.nanoTime();
     private long samples;
 
-    private ProgressMonitor(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis,
-            BooleanSupplier primaryDown) {
+    private ProgressMonitor(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, BooleanSupplier primaryDown) {
         this.primaryDown = primaryDown;
         this.jobs = new ArrayList<>(jobs);
         this.cluster = cluster;
-        this.periodMillis = periodMillis;
         this.last = new float[jobs.size()];
         java.util.Arrays.fill(last, -2f);
         // Two threads: a job sample waits for RPCs, and the proxy samples must not wait for it.
@@ -74,7 +71,7 @@ final class ProgressMonitor implements AutoCloseable {
     /** {@code primaryDown}: whether the primary coordinator is stopped at a sample (called on the monitor's thread). */
     static ProgressMonitor start(List<BackgroundTeraSort> jobs, MiniCourierCluster cluster, long periodMillis,
             BooleanSupplier primaryDown) {
-        ProgressMonitor m = new ProgressMonitor(jobs, cluster, periodMillis, primaryDown);
+        ProgressMonitor m = new ProgressMonitor(jobs, cluster, primaryDown);
         m.thread.scheduleWithFixedDelay(m::sampleJobs, 0, periodMillis, TimeUnit.MILLISECONDS);
         m.thread.scheduleWithFixedDelay(m::sampleProxies, 0, Math.max(10, periodMillis / 10), TimeUnit.MILLISECONDS);
         return m;

@@ -65,7 +65,8 @@ class ShadedJarsTest {
         String dir = System.getProperty("courier.shaded.jars.dir");
         Assumptions.assumeTrue(dir != null, "courier.shaded.jars.dir is not set (run through Maven)");
         Path target = Paths.get(dir);
-        Assumptions.assumeTrue(Files.isDirectory(target), () -> target + " does not exist: courier-shuffle not packaged");
+        Assumptions.assumeTrue(Files.isDirectory(target),
+                () -> target + " does not exist: courier-shuffle not packaged");
         List<Path> found = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(target, "courier-shuffle-*" + suffix)) {
             s.forEach(found::add);

@@ -180,9 +180,7 @@ public final class ProxyConfig {
         v.relayRetryAfterMillis = 1000; // Hadoop's ShuffleHandler answers 429 with Retry-After: 1000
         // Epoll where it loads: it makes one system call per block fewer than NIO, which on loopback is the
         // difference between ~70 % and ~89 % of a plain transfer (docs/benchmarks.md, "Runs of blocks"); NIO
-        // elsewhere, where the behaviour is the same, only slower. (It was NIO for a while after a restarted
-        // NodeManager could not bind its proxy port, which was the port lying in the ephemeral range, taken while
-        // the node was down: see PortPairPicker and SelfConnection.)
+        // elsewhere, where the behaviour is the same, only slower.
         v.transport = "auto";
         return new ProxyConfig(v);
     }

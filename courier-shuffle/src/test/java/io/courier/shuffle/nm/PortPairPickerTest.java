@@ -64,8 +64,10 @@ class PortPairPickerTest {
 
     @Test
     void spansLeaveTheRangeOrAreNone() {
-        assertArrayEquals(new int[] {61000, 65534}, PortPairPicker.spanOutside(new EphemeralPortRange(32768, 60999), 1));
-        assertArrayEquals(new int[] {10000, 19997}, PortPairPicker.spanOutside(new EphemeralPortRange(20000, 65535), 2));
+        assertArrayEquals(new int[] {61000, 65534},
+                PortPairPicker.spanOutside(new EphemeralPortRange(32768, 60999), 1));
+        assertArrayEquals(new int[] {10000, 19997},
+                PortPairPicker.spanOutside(new EphemeralPortRange(20000, 65535), 2));
         assertNull(PortPairPicker.spanOutside(new EphemeralPortRange(1024, 65535), 1));
     }
 

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class ProxyTransportTest {
     @Test
     void defaultsToAutoWhichIsEpollWhereItLoads() {
-        assertEquals(Epoll.isAvailable() ? ProxyTransport.EPOLL : ProxyTransport.NIO, ProxyConfig.defaults().transport());
+        assertEquals(Epoll.isAvailable() ? ProxyTransport.EPOLL : ProxyTransport.NIO,
+                ProxyConfig.defaults().transport());
         assertEquals(ProxyTransport.NIO, ProxyConfig.defaults().withTransport("nio").transport());
     }
 

@@ -85,8 +85,8 @@ class SelfConnectGuardTest {
                 return;
             } catch (java.io.IOException e) {
                 if (System.nanoTime() > deadline) {
-                    throw new AssertionError(t + ": port " + port + " still taken " + millis + " ms after the guard closed"
-                            + " the self-connection", e);
+                    throw new AssertionError(t + ": port " + port + " still taken " + millis
+                            + " ms after the guard closed the self-connection", e);
                 }
                 Thread.sleep(20);
             }
