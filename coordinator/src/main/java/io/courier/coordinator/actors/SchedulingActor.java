@@ -93,6 +93,21 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private final Map<CoflowId, Integer> lastRanks = new HashMap<CoflowId, Integer>();
     private final Set<String> warnedNodes = new HashSet<String>();
     private final Set<String> warnedJobs = new HashSet<String>();
+    /** Jobs a report named before their coflow was known here (forgotten once it is; at most WARN_MEMORY). */
+    private final Set<String> unknownOnce = new HashSet<String>();
+    /**
+     * Jobs whose coflow completed here, most recent last (as many as the registry remembers): every node of a job
+     * reports until its own NodeManager ends the job, so the first completion is followed by other nodes' last
+     * rows, which are dropped quietly rather than warned about and answered as unknown jobs.
+     */
+    private final LinkedHashMap<String, Boolean> completedJobs = new LinkedHashMap<String, Boolean>() {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > CoflowRegistry.COMPLETED_MEMORY;
+        }
+    };
 
     // Counters (status and /metrics).
     private long epoch;
@@ -217,15 +232,27 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 continue;
             }
             if (coflows.get(row.jobId()) == null) {
+                if (completedJobs.containsKey(row.jobId())) {
+                    continue;
+                }
                 rowsRejected++;
                 if (unknownJobs == null) {
                     unknownJobs = new ArrayList<String>();
                 }
                 if (!unknownJobs.contains(row.jobId())) {
                     unknownJobs.add(row.jobId());
+                    // A registration reaches this actor through the registry, so a node's first rows of a job can
+                    // overtake it (the client sends its registration first): a job is worth a warning only when a
+                    // later report names it still unknown, after the ack has asked for the registration again.
+                    if (unknownOnce.contains(row.jobId()) || unknownOnce.size() >= WARN_MEMORY) {
+                        warnOnce(warnedJobs, row.jobId(), "report rows for unknown job {} (no coflow registered)"
+                                + " dropped", row.jobId());
+                    } else {
+                        unknownOnce.add(row.jobId());
+                        getContext().getLog().debug("report rows for job {} before its coflow; dropped, registration"
+                                + " asked for again", row.jobId());
+                    }
                 }
-                warnOnce(warnedJobs, row.jobId(), "report rows for unknown job {} (no coflow registered) dropped",
-                        row.jobId());
                 continue;
             }
             String peer = fromSender ? row.dstNode() : row.srcNode();
@@ -307,6 +334,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     }
 
     private Behavior<CoordinatorCommand> onCoflows(Internal.CoflowsChanged m) {
+        for (String job : coflows.coflows().keySet()) {
+            if (m.table.get(job) == null) {
+                completedJobs.put(job, Boolean.TRUE);
+            }
+        }
         coflows = m.table;
         for (Iterator<FlowState> it = flows.values().iterator(); it.hasNext();) {
             if (coflows.get(it.next().key.jobId) == null) {
@@ -314,6 +346,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
             }
         }
         warnedJobs.removeAll(coflows.coflows().keySet());
+        unknownOnce.removeAll(coflows.coflows().keySet());
         decide(); // arrivals and completions trigger a decision (SCHEDULERS.md §0.3)
         return this;
     }

@@ -44,7 +44,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * coordinator: any answer (ack, decision, registration) proves it alive; silence beyond the ack timeout
  * switches to {@link Mode#FALLBACK}, after which registration is retried until a coordinator — the same or
  * a restarted one — answers. Coflow registrations are remembered and re-sent after every (re-)registration
- * and whenever the coordinator says it does not know a job.
+ * and whenever the coordinator says it does not know a job; a report carries only the rows of coflows this node
+ * registered and has not completed.
  *
  * <p>High availability: with standby coordinators configured, each registration retry goes to the next
  * coordinator in turn, so a client whose coordinator died settles on whichever answers. While it follows a
@@ -137,6 +138,15 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
 
     enum Tick implements ClientCommand, NoSerializationVerificationNeeded {
         REPORT
+    }
+
+    /**
+     * The command that registers a coflow with this client, for owners that spawn {@link ClientActor}s themselves
+     * ({@link CoordinatorClient#registerCoflow} sends it to its own): the client sends it to the coordinator and
+     * from then on reports the job's rows.
+     */
+    public static ClientCommand registration(CoflowRegistered coflow) {
+        return new RegisterCoflow(coflow);
     }
 
     static final class RegisterCoflow implements ClientCommand, NoSerializationVerificationNeeded {
@@ -254,7 +264,7 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
         if (registered) {
             List<FlowReport> flows;
             try {
-                flows = source.currentFlows();
+                flows = ofRegisteredCoflows(source.currentFlows());
             } catch (RuntimeException e) {
                 getContext().getLog().warn("node {}: report source failed; reporting nothing this epoch: {}",
                         node.nodeId(), e.toString());
@@ -271,6 +281,27 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
             sendRegister(now);
         }
         return this;
+    }
+
+    /**
+     * Only rows of coflows this node registered and has not completed: the registration then always reaches the
+     * coordinator before the rows (one sender, one receiver, in order), so it never drops a proxy's first rows of
+     * a job with a warning, and a job's last rows after its completion are not sent at all. (The proxy registers
+     * a job on its planning thread while its connections already serve it: without this every job's first report
+     * raced its registration.)
+     */
+    private List<FlowReport> ofRegisteredCoflows(List<FlowReport> rows) {
+        List<FlowReport> kept = null;
+        for (int i = 0; i < rows.size(); i++) {
+            FlowReport row = rows.get(i);
+            boolean known = coflows.containsKey(row.jobId());
+            if (!known && kept == null) {
+                kept = new ArrayList<FlowReport>(rows.subList(0, i));
+            } else if (known && kept != null) {
+                kept.add(row);
+            }
+        }
+        return kept == null ? rows : kept;
     }
 
     private void sendRegister(long now) {

@@ -66,9 +66,9 @@ public final class CoordinatorScaleHarness {
         Coordinator coordinator = Coordinator.start(settings, ConfigFactory.load(), CoordinatorScaleHarness.class.getClassLoader());
         ScaleWorkload w = new ScaleWorkload(proxies, coflows, senders, receivers);
 
-        // Coflow arrivals (as each job's first sender would register it) BEFORE the proxies start: registered after
-        // them, every report until then names unknown jobs, gets its rows dropped with a warning and is answered
-        // with an acknowledgement listing the jobs (an extra message per report).
+        // Coflow arrivals BEFORE the proxies start, so that every coflow exists when the first reports come. Each
+        // proxy also registers the jobs it sends, as a real one does (a client reports only jobs it registered);
+        // for the coordinator those are repeats of known coflows.
         for (String job : w.jobs) {
             coordinator.system().tell(new CoflowRegistered(job, Double.NaN, "NORMAL", System.currentTimeMillis()));
         }

@@ -9,6 +9,7 @@ import io.courier.coordinator.client.CoordinatorListener;
 import io.courier.coordinator.client.Mode;
 import io.courier.coordinator.client.ReportSource;
 import io.courier.coordinator.protocol.ClientCommand;
+import io.courier.coordinator.protocol.CoflowRegistered;
 import io.courier.coordinator.protocol.DecisionUpdate;
 import io.courier.coordinator.protocol.FlowDecision;
 import io.courier.coordinator.protocol.FlowReport;
@@ -19,14 +20,17 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.BootstrapSetup;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -74,8 +78,15 @@ public final class ScaleProxies {
         }
         ClientSettings cs = csb.build();
         final List<Behavior<ClientCommand>> clients = new ArrayList<Behavior<ClientCommand>>();
+        // Per client, the jobs it sends: it registers them as a proxy does (a client reports only jobs it registered).
+        final List<Set<String>> jobsOf = new ArrayList<Set<String>>();
         for (int i = 0; i < proxies; i++) {
             final List<ScaleWorkload.SimFlow> mine = w.sentBy(i);
+            Set<String> jobs = new LinkedHashSet<String>();
+            for (ScaleWorkload.SimFlow f : mine) {
+                jobs.add(f.job);
+            }
+            jobsOf.add(jobs);
             final Map<String, ScaleWorkload.SimFlow> byKey = new HashMap<String, ScaleWorkload.SimFlow>();
             for (ScaleWorkload.SimFlow f : mine) {
                 byKey.put(f.job + " " + f.dst, f);
@@ -118,8 +129,12 @@ public final class ScaleProxies {
                     125_000_000L), source, listener, new AtomicReference<Mode>(Mode.FALLBACK)));
         }
         ActorSystem<Void> system = ActorSystem.create(Behaviors.<Void>setup(ctx -> {
+            long arrival = System.currentTimeMillis();
             for (int i = 0; i < clients.size(); i++) {
-                ctx.spawn(clients.get(i), "proxy-" + i);
+                ActorRef<ClientCommand> client = ctx.spawn(clients.get(i), "proxy-" + i);
+                for (String job : jobsOf.get(i)) {
+                    client.tell(ClientActor.registration(new CoflowRegistered(job, Double.NaN, "NORMAL", arrival)));
+                }
             }
             return Behaviors.empty();
         }), "proxies", BootstrapSetup.create(PekkoSettings.remoting("127.0.0.1", 0, 1 << 20, ConfigFactory.load())));

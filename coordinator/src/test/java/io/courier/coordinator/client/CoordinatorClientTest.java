@@ -11,6 +11,8 @@ import io.courier.coordinator.TestSupport;
 import io.courier.coordinator.protocol.DecisionUpdate;
 import io.courier.coordinator.protocol.FlowReport;
 import io.courier.coordinator.protocol.NodeInfo;
+import io.courier.coordinator.status.CoordinatorStatus;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -18,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -134,6 +137,57 @@ class CoordinatorClientTest {
         assertEquals("job_1", resumed.flows().get(0).jobId());
         assertEquals(1, coordinator.status(java.time.Duration.ofSeconds(5)).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS).coflows().size(), "the coflow was re-registered");
+    }
+
+    /**
+     * A proxy's connections serve a job before its planning thread registers the job's coflow: the client must
+     * hold the job's rows back until the registration went out (else the coordinator drops them with a warning),
+     * and must not send them after the coflow completed.
+     */
+    @Test
+    void reportsOnlyTheRowsOfCoflowsItRegisteredAndHasNotCompleted() throws Exception {
+        int port = TestSupport.freePort();
+        coordinator = TestSupport.coordinator(port, 20, "varys");
+        final AtomicInteger evaluations = new AtomicInteger();
+        final List<FlowReport> rows = Arrays.asList(new FlowReport("job_1", "a", "b", 0, 50_000_000, -1, -1, false));
+        Recorder ra = new Recorder();
+        Recorder rb = new Recorder();
+        a = client(port, "a", () -> {
+            evaluations.incrementAndGet();
+            return rows;
+        }, ra);
+        b = client(port, "b", () -> Collections.<FlowReport>emptyList(), rb);
+        assertEquals(Mode.COORDINATED, ra.nextMode());
+        assertEquals(Mode.COORDINATED, rb.nextMode());
+        awaitEvaluations(evaluations, 10);
+        CoordinatorStatus before = status();
+        assertEquals(0, before.epochs().rowsRejected, "rows of an unregistered job were sent");
+        assertTrue(before.flows().isEmpty(), () -> "flows known before the registration: " + before.flows().size());
+
+        a.registerCoflow("job_1", Double.NaN, "NORMAL", System.currentTimeMillis());
+        assertEquals("job_1", ra.nextNonEmptyDecision().flows().get(0).jobId());
+        a.completeCoflow("job_1");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!status().coflows().isEmpty() && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+        assertTrue(status().coflows().isEmpty(), "the coflow did not complete");
+        awaitEvaluations(evaluations, 10);
+        assertEquals(0, status().epochs().rowsRejected, "rows of a completed job were sent");
+    }
+
+    private CoordinatorStatus status() throws Exception {
+        return coordinator.status(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    /** Waits until the report source was asked {@code more} times more (the client's report ticks). */
+    private static void awaitEvaluations(AtomicInteger evaluations, int more) throws InterruptedException {
+        int target = evaluations.get() + more;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (evaluations.get() < target && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertTrue(evaluations.get() >= target, "the client stopped evaluating its reports");
     }
 
     @Test
