@@ -224,6 +224,11 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         seenSinceFlush.add(node);
         List<String> unknownJobs = null;
         for (FlowReport row : rows) {
+            if (row.srcNode().equals(row.dstNode())) {
+                // A node-local flow does not cross the network (proxies do not report them; older ones did): in
+                // the model it would hold capacity of both of the node's ports.
+                continue;
+            }
             boolean fromSender = row.srcNode().equals(node);
             if (!fromSender && !row.dstNode().equals(node)) {
                 rowsRejected++;

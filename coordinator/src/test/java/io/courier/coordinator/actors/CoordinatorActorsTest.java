@@ -274,6 +274,7 @@ class CoordinatorActorsTest {
                 new FlowReport("job-unknown", "a", "b", 0, 10, -1, -1, false),
                 new FlowReport("job-1", "b", "ghost", 0, 10, -1, -1, false),
                 new FlowReport("job-1", "a", "ghost", 0, 10, -1, -1, false),
+                new FlowReport("job-1", "a", "a", 0, 10, -1, -1, false), // node-local: not a network flow, ignored
                 new FlowReport("job-1", "a", "b", 0, 10_000, -1, -1, false)), a.getRef()));
         ReportAck ack = a.expectMessageClass(ReportAck.class, WAIT);
         assertEquals(Collections.singletonList("job-unknown"), ack.unknownJobs());

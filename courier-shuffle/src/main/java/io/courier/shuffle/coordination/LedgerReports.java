@@ -17,8 +17,8 @@ import java.util.function.LongSupplier;
  * far), final size unknown ({@code -1}: a reducer may still ask for more segments; the coordinator then takes
  * sent + pending as the size), the rate measured since the previous report, and {@code finished} while the pair
  * has no open stream and nothing pending (a later request makes it unfinished again). Rows of a job go away when
- * the job ends on this node. Called on the coordinator client's actor thread only (it keeps the previous
- * counts for the rates).
+ * the job ends on this node. Node-local flows (this node fetching from itself) are not reported. Called on the
+ * coordinator client's actor thread only (it keeps the previous counts for the rates).
  */
 final class LedgerReports implements ReportSource {
     private final String self;
@@ -39,6 +39,12 @@ final class LedgerReports implements ReportSource {
         List<FlowReport> out = new ArrayList<>(rows.size());
         Map<String, long[]> next = new HashMap<>(rows.size() * 2);
         for (FlowTally t : rows) {
+            if (t.peer().equals(self)) {
+                // A node-local flow (a reducer on this node fetching this node's map output) never crosses the
+                // network: in the coordinator's model it would take capacity of both of this node's ports from
+                // the flows that do, and be paced itself. Unreported, it has no decision and runs unpaced.
+                continue;
+            }
             String k = t.job() + "\u0000" + t.peer();
             long[] before = previous.get(k);
             double rate = -1;
