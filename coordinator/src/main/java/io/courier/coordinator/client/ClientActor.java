@@ -285,10 +285,10 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
 
     /**
      * Only rows of coflows this node registered and has not completed: the registration then always reaches the
-     * coordinator before the rows (one sender, one receiver, in order), so it never drops a proxy's first rows of
-     * a job with a warning, and a job's last rows after its completion are not sent at all. (The proxy registers
-     * a job on its planning thread while its connections already serve it: without this every job's first report
-     * raced its registration.)
+     * coordinator before the rows (one sender, one receiver, in order; inside the coordinator it still passes
+     * through the registry, which the scheduling actor tolerates once per job), and a job's last rows after its
+     * completion are not sent at all. (The proxy registers a job on its planning thread while its connections
+     * already serve it: without this every job's first report raced its registration.)
      */
     private List<FlowReport> ofRegisteredCoflows(List<FlowReport> rows) {
         List<FlowReport> kept = null;
