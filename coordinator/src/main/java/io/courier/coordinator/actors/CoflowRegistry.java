@@ -29,14 +29,7 @@ public final class CoflowRegistry extends AbstractBehavior<CoordinatorCommand> {
     private final Map<String, Double> priorityWeights;
     private final ActorRef<CoordinatorCommand> scheduling;
     private final Map<String, CoflowEntry> active = new LinkedHashMap<String, CoflowEntry>();
-    private final LinkedHashMap<String, Boolean> completed = new LinkedHashMap<String, Boolean>() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > COMPLETED_MEMORY;
-        }
-    };
+    private final RecentJobs completed = new RecentJobs(COMPLETED_MEMORY);
     private long nextId = 1;
 
     private CoflowRegistry(ActorContext<CoordinatorCommand> ctx, long startMillis, Map<String, Double> priorityWeights,
@@ -61,7 +54,7 @@ public final class CoflowRegistry extends AbstractBehavior<CoordinatorCommand> {
     }
 
     private Behavior<CoordinatorCommand> onRegistered(CoflowRegistered m) {
-        if (active.containsKey(m.jobId()) || completed.containsKey(m.jobId())) {
+        if (active.containsKey(m.jobId()) || completed.contains(m.jobId())) {
             return this;
         }
         double weight;
@@ -93,7 +86,7 @@ public final class CoflowRegistry extends AbstractBehavior<CoordinatorCommand> {
 
     private Behavior<CoordinatorCommand> onCompleted(CoflowCompleted m) {
         CoflowEntry e = active.remove(m.jobId());
-        completed.put(m.jobId(), Boolean.TRUE);
+        completed.add(m.jobId());
         if (e != null) {
             getContext().getLog().info("coflow {} of job {} completed", e.id(), m.jobId());
             publish();

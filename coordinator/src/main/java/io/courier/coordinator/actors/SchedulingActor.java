@@ -100,14 +100,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
      * reports until its own NodeManager ends the job, so the first completion is followed by other nodes' last
      * rows, which are dropped quietly rather than warned about and answered as unknown jobs.
      */
-    private final LinkedHashMap<String, Boolean> completedJobs = new LinkedHashMap<String, Boolean>() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > CoflowRegistry.COMPLETED_MEMORY;
-        }
-    };
+    private final RecentJobs completedJobs = new RecentJobs(CoflowRegistry.COMPLETED_MEMORY);
 
     // Counters (status and /metrics).
     private long epoch;
@@ -225,8 +218,8 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
         List<String> unknownJobs = null;
         for (FlowReport row : rows) {
             if (row.srcNode().equals(row.dstNode())) {
-                // A node-local flow does not cross the network (proxies do not report them; older ones did): in
-                // the model it would hold capacity of both of the node's ports.
+                // A node-local flow does not cross the network, so it is not in the model: there it would hold
+                // capacity of both of the node's ports. (Proxies do not send such rows; this is the rule.)
                 continue;
             }
             boolean fromSender = row.srcNode().equals(node);
@@ -237,7 +230,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                 continue;
             }
             if (coflows.get(row.jobId()) == null) {
-                if (completedJobs.containsKey(row.jobId())) {
+                if (completedJobs.contains(row.jobId())) {
                     continue;
                 }
                 rowsRejected++;
@@ -249,13 +242,12 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
                     // A registration reaches this actor through the registry, so a node's first rows of a job can
                     // overtake it (the client sends its registration first): a job is worth a warning only when a
                     // later report names it still unknown, after the ack has asked for the registration again.
-                    if (unknownOnce.contains(row.jobId()) || unknownOnce.size() >= WARN_MEMORY) {
-                        warnOnce(warnedJobs, row.jobId(), "report rows for unknown job {} (no coflow registered)"
-                                + " dropped", row.jobId());
-                    } else {
-                        unknownOnce.add(row.jobId());
+                    if (unknownOnce.size() < WARN_MEMORY && unknownOnce.add(row.jobId())) {
                         getContext().getLog().debug("report rows for job {} before its coflow; dropped, registration"
                                 + " asked for again", row.jobId());
+                    } else {
+                        warnOnce(warnedJobs, row.jobId(), "report rows for unknown job {} (no coflow registered)"
+                                + " dropped", row.jobId());
                     }
                 }
                 continue;
@@ -341,7 +333,7 @@ public final class SchedulingActor extends AbstractBehavior<CoordinatorCommand> 
     private Behavior<CoordinatorCommand> onCoflows(Internal.CoflowsChanged m) {
         for (String job : coflows.coflows().keySet()) {
             if (m.table.get(job) == null) {
-                completedJobs.put(job, Boolean.TRUE);
+                completedJobs.add(job);
             }
         }
         coflows = m.table;

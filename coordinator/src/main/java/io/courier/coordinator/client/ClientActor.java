@@ -291,17 +291,13 @@ public final class ClientActor extends AbstractBehavior<ClientCommand> {
      * already serve it: without this every job's first report raced its registration.)
      */
     private List<FlowReport> ofRegisteredCoflows(List<FlowReport> rows) {
-        List<FlowReport> kept = null;
-        for (int i = 0; i < rows.size(); i++) {
-            FlowReport row = rows.get(i);
-            boolean known = coflows.containsKey(row.jobId());
-            if (!known && kept == null) {
-                kept = new ArrayList<FlowReport>(rows.subList(0, i));
-            } else if (known && kept != null) {
+        List<FlowReport> kept = new ArrayList<FlowReport>(rows.size());
+        for (FlowReport row : rows) {
+            if (coflows.containsKey(row.jobId())) {
                 kept.add(row);
             }
         }
-        return kept == null ? rows : kept;
+        return kept;
     }
 
     private void sendRegister(long now) {
