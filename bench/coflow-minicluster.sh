@@ -5,7 +5,8 @@
 # rotating; then the coordinator stopped mid-shuffle and started again. Prints every run, the ratios to the
 # baseline (median/min/max) and the restart check; writes results.json and status-after-restart.json.
 # Usage: bench/coflow-minicluster.sh [OUT_DIR] [options of io.courier.demo.CoflowSchedulingBenchmark, e.g.
-#        --schedulers fair,aalo,varys --repeats 3 --large-rows 600000 --small-rows 60000 --capacity 524288]
+#        --schedulers fair,aalo,varys --repeats 3 --large-rows 600000 --small-rows 60000 --capacity 131072
+#        --submit-small-at 1.0]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/target/coflow-bench}"

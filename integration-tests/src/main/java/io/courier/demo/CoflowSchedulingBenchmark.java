@@ -37,9 +37,11 @@ import picocli.CommandLine.Option;
  * proxies' paced links, first under the baseline scheduler (per-flow fair sharing), then under coflow
  * schedulers, with the coordinator running in this JVM and the NodeManagers' proxies connected to it. The large
  * job's reducers start with its maps (slowstart 0), so its shuffle spans its map phase and the paced transfer
- * after it; the small job (slowstart 1) is submitted once half of the large job's maps are done, so that its
- * shuffle meets the large one's on the same links. A coflow scheduler should finish the small
- * job's shuffle earlier than fair sharing does; the large job's cost is reported too. Then the coordinator is
+ * after it; the small job (slowstart 1) is submitted once all of the large job's maps are done, when what is
+ * left of the large shuffle is paced transfer, so that the small shuffle meets it on the same links (each round
+ * reports how long the large shuffle went on after the small one ended: a round where it did not outlast it
+ * measured no contention). A coflow scheduler should finish the small job's shuffle earlier than fair sharing
+ * does; the large job's cost is reported too. Jobs run without speculative attempts. Then the coordinator is
  * stopped in the middle of a shuffle and started again: the job must complete with the same output, and the
  * proxies must re-register (read back from {@code GET /api/v1/status}). A benchmark, not a test: it checks only
  * that every output equals the reference output of its input (TeraValidate-checked once).
@@ -68,7 +70,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
 
     @Option(names = "--capacity", description = "Each proxy's link in bytes/s, each direction; the coordinator "
             + "paces to it (default: ${DEFAULT-VALUE}).")
-    long capacity = 512 * 1024;
+    long capacity = 128 * 1024;
 
     @Option(names = "--large-slowstart", description = "Completed-maps fraction at which the large job's reducers"
             + " start (default: ${DEFAULT-VALUE}).")
@@ -76,7 +78,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
 
     @Option(names = "--submit-small-at", description = "Fraction of the large job's maps done when the small job is"
             + " submitted (default: ${DEFAULT-VALUE}).")
-    float submitSmallAt = 0.5f;
+    float submitSmallAt = 1.0f;
 
     @Option(names = "--epoch-ms", description = "Coordinator epoch (default: ${DEFAULT-VALUE}).")
     long epochMillis = 50;
@@ -108,12 +110,18 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
     /** One pair of concurrent jobs under one scheduler. */
     private record PairRun(int repeat, String scheduler, JobRun large, JobRun small, long largeWall,
                            long smallWall) {
+        /** How long the large shuffle outlasted the small one (ms); ≤ 0: they did not contend to the end. */
+        long largeAfterSmall() {
+            return large.lastShuffleFinishTime() - small.lastShuffleFinishTime();
+        }
+
         String json() {
             return String.format(Locale.ROOT, "    {\"repeat\": %d, \"scheduler\": \"%s\", \"smallJob\": \"%s\","
                     + " \"smallJobMillis\": %d, \"smallShuffleMaxMillis\": %d, \"largeJob\": \"%s\", \"largeJobMillis\":"
-                    + " %d, \"largeShuffleMaxMillis\": %d, \"smallShuffleBytes\": %d, \"largeShuffleBytes\": %d,"
+                    + " %d, \"largeShuffleMaxMillis\": %d, \"largeShuffleEndAfterSmallMillis\": %d,"
+                    + " \"smallShuffleBytes\": %d, \"largeShuffleBytes\": %d,"
                     + " \"proxyBytes\": %d, \"httpFallbackBytes\": %d}", repeat, scheduler, small.jobId(), smallWall,
-                    small.maxShuffleMillis(), large.jobId(), largeWall, large.maxShuffleMillis(),
+                    small.maxShuffleMillis(), large.jobId(), largeWall, large.maxShuffleMillis(), largeAfterSmall(),
                     small.shuffleBytes(), large.shuffleBytes(),
                     small.courier("PROXY_BYTES") + large.courier("PROXY_BYTES"),
                     small.courier("HTTP_FALLBACK_BYTES") + large.courier("HTTP_FALLBACK_BYTES"));
@@ -158,7 +166,8 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
             out.printf(Locale.ROOT, "# large %,d rows (slowstart %.2f), small %,d rows submitted at %.0f%% of the large"
                     + " maps, %d reducers each, %d NodeManagers, links %,d B/s, epoch %d ms; logs %s%n", largeRows,
                     largeSlowstart, smallRows, submitSmallAt * 100, reduces, nodes, capacity, epochMillis, logFile);
-            out.println("repeat scheduler   small_job_s  small_shuffle_s  large_job_s  large_shuffle_s");
+            out.println("repeat scheduler   small_job_s  small_shuffle_s  large_job_s  large_shuffle_s"
+                    + "  large_after_small_s");
             for (int i = 0; i < (restartOnly ? 0 : repeats); i++) {
                 for (int k = 0; k < schedulers.size(); k++) {
                     String scheduler = schedulers.get((i + k) % schedulers.size());
@@ -167,9 +176,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
                     check(fs, largeOut, largeRef, r);
                     check(fs, smallOut, smallRef, r);
                     runs.add(r);
-                    out.printf(Locale.ROOT, "%6d %-10s %12.1f %16.1f %12.1f %16.1f%n", i, scheduler,
+                    out.printf(Locale.ROOT, "%6d %-10s %12.1f %16.1f %12.1f %16.1f %20.1f%n", i, scheduler,
                             r.smallWall() / 1000.0, r.small().maxShuffleMillis() / 1000.0, r.largeWall() / 1000.0,
-                            r.large().maxShuffleMillis() / 1000.0);
+                            r.large().maxShuffleMillis() / 1000.0, r.largeAfterSmall() / 1000.0);
                 }
             }
             if (!runs.isEmpty()) {
@@ -210,9 +219,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
         FileSystem fs = cluster.fileSystem();
         fs.delete(largeOut, true);
         fs.delete(smallOut, true);
-        JobConf largeConf = cluster.jobConf(true);
+        JobConf largeConf = cluster.measuredJobConf(true);
         largeConf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", largeSlowstart);
-        JobConf smallConf = cluster.jobConf(true);
+        JobConf smallConf = cluster.measuredJobConf(true);
         smallConf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
         BackgroundTeraSort large = BackgroundTeraSort.submit(largeConf, reduces, largeIn, largeOut);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
@@ -251,7 +260,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
             org.apache.hadoop.fs.Path outPath, OutputDigest reference) throws Exception {
         FileSystem fs = cluster.fileSystem();
         fs.delete(outPath, true);
-        JobConf conf = cluster.jobConf(true);
+        JobConf conf = cluster.measuredJobConf(true);
         conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
         String scheduler = schedulers.get(schedulers.size() - 1);
         switchTo(scheduler);
@@ -299,7 +308,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
 
     private void summarize(List<PairRun> runs) {
         String baseline = schedulers.get(0);
+        long contended = runs.stream().filter(r -> r.largeAfterSmall() > 0).count();
         out.println();
+        out.printf(Locale.ROOT, "the large shuffle outlasted the small one in %d of %d runs%n", contended, runs.size());
         out.println("per scheduler, ratio to " + baseline + " in the same repeat     median    min    max");
         for (String s : schedulers.subList(1, schedulers.size())) {
             List<Double> smallJob = new ArrayList<>();

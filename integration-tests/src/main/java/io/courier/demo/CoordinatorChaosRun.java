@@ -179,7 +179,7 @@ final class CoordinatorChaosRun {
         try {
             for (int j = 0; j < s.jobs(); j++) {
                 fs.delete(out(tag, j), true);
-                JobConf conf = cluster.jobConf(true);
+                JobConf conf = cluster.measuredJobConf(true);
                 // Reducers start with the maps, so they fetch each map output as soon as it exists. (The shuffle
                 // still takes only a small part of a job: the paced capacity is what stretches it over outages.)
                 conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 0.0f);

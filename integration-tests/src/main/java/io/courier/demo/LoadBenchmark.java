@@ -172,7 +172,7 @@ public final class LoadBenchmark implements Callable<Integer> {
         List<Future<Long>> walls = new ArrayList<>();
         try {
             for (int j = 0; j < jobs; j++) {
-                JobConf conf = cluster.jobConf(courier);
+                JobConf conf = cluster.measuredJobConf(courier);
                 conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
                 conf.setNumReduceTasks(reduces);
                 // No JobHistoryServer runs: with its address empty, a client asking for its job's final state

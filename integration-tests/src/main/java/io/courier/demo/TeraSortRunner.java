@@ -39,7 +39,7 @@ public final class TeraSortRunner {
     /** TeraSorts {@code in} into {@code out} (replaced if present) and, with {@code validate}, TeraValidates it. */
     public SortRun sort(boolean courier, int reduces, Path in, Path out, boolean validate) throws Exception {
         fs.delete(out, true);
-        JobConf conf = cluster.jobConf(courier);
+        JobConf conf = cluster.measuredJobConf(courier);
         conf.setFloat("mapreduce.job.reduce.slowstart.completedmaps", 1.0f);
         JobRun sort = jobs.teraSort(conf, reduces, in, out);
         if (!sort.succeeded()) {

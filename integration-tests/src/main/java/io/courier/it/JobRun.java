@@ -126,6 +126,11 @@ public record JobRun(String jobId, String name, String status, long wallMillis, 
         return successful(TaskType.REDUCE).stream().mapToLong(AttemptSummary::shuffleMillis).max().orElse(0);
     }
 
+    /** When the last successful reduce attempt's shuffle ended (epoch ms), 0 without one. */
+    public long lastShuffleFinishTime() {
+        return successful(TaskType.REDUCE).stream().mapToLong(AttemptSummary::shuffleFinishTime).max().orElse(0);
+    }
+
     /** Sum of the shuffle times of the successful reduce attempts (ms). */
     public long totalShuffleMillis() {
         return successful(TaskType.REDUCE).stream().mapToLong(AttemptSummary::shuffleMillis).sum();
