@@ -237,8 +237,9 @@ final class ConnectionSender {
      * it, catching up) is bytes counted at the old weight, re-expressed at the new one. Rate-based schedulers move
      * every rate a little at every decision (Varys: remaining / Γ), often more often than a slow pair sends a
      * block; restarting every stream at the clock then handed each next block to whichever stream came first in
-     * the connection, whatever the weights. Without a positive old and new weight (rate 0: the stream only goes
-     * when nothing else can) and a finite pass, the stream starts at the clock.
+     * the connection, whatever the weights. Without a positive old and new weight and a finite pass the stream
+     * starts at the clock (a stream at weight 0 has an infinite pass after its first block: it then goes only
+     * when no other stream can).
      */
     static double passAtNewWeight(double pass, double clock, double oldWeight, double newWeight) {
         if (!(oldWeight > 0) || !(newWeight > 0) || Double.isInfinite(pass) || Double.isNaN(pass)) {

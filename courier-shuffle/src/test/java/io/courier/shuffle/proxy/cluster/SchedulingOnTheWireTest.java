@@ -331,9 +331,9 @@ class SchedulingOnTheWireTest {
      * every decision, many times per second, while a slow pair sends only a few blocks in between. Each re-plan
      * must keep what the streams have sent relative to their weights: restarting every stream at the rank's clock
      * hands the next block to whichever stream comes first in the connection, so the small share (here the job
-     * that asked first) took most of the blocks — in the mini-cluster benchmark a large job took about 40 % of a
-     * pair that Varys had given 6 % (docs/benchmarks.md). Here a re-plan comes every millisecond, about every
-     * quarter block.
+     * that asked first) took most of the blocks. Found in the mini-cluster benchmark's Varys rounds, where each
+     * proxy re-planned about three times a second (docs/benchmarks.md); here a re-plan comes every millisecond,
+     * about every quarter block.
      */
     @Test
     void rateSharesHoldWhenTheRatesMoveAtEveryDecision() throws Exception {
