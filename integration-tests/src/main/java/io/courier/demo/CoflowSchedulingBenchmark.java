@@ -83,6 +83,10 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
     @Option(names = "--epoch-ms", description = "Coordinator epoch (default: ${DEFAULT-VALUE}).")
     long epochMillis = 50;
 
+    @Option(names = "--node-setting", description = "KEY=VALUE for every NodeManager's configuration, e.g. "
+            + "courier.proxy.pacing.burst.bytes=16384 (repeatable; applied after the benchmark's own settings).")
+    Map<String, String> extraNodeSettings = new LinkedHashMap<>();
+
     @Option(names = "--skip-restart", description = "Skip the coordinator stop/start check.")
     boolean skipRestart;
 
@@ -146,6 +150,7 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
         nodeSettings.put("courier.coordinator.register-retry-ms", "500");
         // Two jobs at once need more than 2 containers of 512 MB per NodeManager.
         nodeSettings.put("yarn.minicluster.yarn.nodemanager.resource.memory-mb", "3072");
+        nodeSettings.putAll(extraNodeSettings);
         List<PairRun> runs = new ArrayList<>();
         String restart = "skipped";
         coordinator = InProcessCoordinator.start(schedulers.get(0), port, epochMillis);
@@ -164,8 +169,10 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
             OutputDigest largeRef = runner.sort(true, reduces, largeIn, largeOut, true).output();
             OutputDigest smallRef = runner.sort(true, reduces, smallIn, smallOut, true).output();
             out.printf(Locale.ROOT, "# large %,d rows (slowstart %.2f), small %,d rows submitted at %.0f%% of the large"
-                    + " maps, %d reducers each, %d NodeManagers, links %,d B/s, epoch %d ms; logs %s%n", largeRows,
-                    largeSlowstart, smallRows, submitSmallAt * 100, reduces, nodes, capacity, epochMillis, logFile);
+                    + " maps, %d reducers each, %d NodeManagers, links %,d B/s, epoch %d ms, node settings %s;"
+                    + " logs %s%n",
+                    largeRows, largeSlowstart, smallRows, submitSmallAt * 100, reduces, nodes, capacity, epochMillis,
+                    extraNodeSettings, logFile);
             out.println("repeat scheduler   small_job_s  small_shuffle_s  large_job_s  large_shuffle_s"
                     + "  large_after_small_s");
             for (int i = 0; i < (restartOnly ? 0 : repeats); i++) {

@@ -221,31 +221,13 @@ final class ConnectionSender {
         for (OutboundStream s : streams.values()) {
             StreamClass c = plan.classOf(s.job, peer);
             double w = c.weight() / perJob.get(s.job);
-            if (c.rank() != s.streamClass.rank()) {
-                // Passes are bytes / weight per rank: a stream that changes rank starts at its new rank's clock.
+            if (c.rank() != s.streamClass.rank() || Double.compare(w, s.weight) != 0) {
+                // Passes are bytes / weight: a stream whose class or weight changes restarts at its rank's clock.
                 s.pass = virtualTime(c.rank());
-            } else if (Double.compare(w, s.weight) != 0) {
-                s.pass = passAtNewWeight(s.pass, virtualTime(c.rank()), s.weight, w);
             }
             s.streamClass = c;
             s.weight = w;
         }
-    }
-
-    /**
-     * A stream's pass when its weight changes inside its rank: how far it is ahead of the rank's clock (or behind
-     * it, catching up) is bytes counted at the old weight, re-expressed at the new one. Rate-based schedulers move
-     * every rate a little at every decision (Varys: remaining / Γ), often more often than a slow pair sends a
-     * block; restarting every stream at the clock then handed each next block to whichever stream came first in
-     * the connection, whatever the weights. Without a positive old and new weight and a finite pass the stream
-     * starts at the clock (a stream at weight 0 has an infinite pass after its first block: it then goes only
-     * when no other stream can).
-     */
-    static double passAtNewWeight(double pass, double clock, double oldWeight, double newWeight) {
-        if (!(oldWeight > 0) || !(newWeight > 0) || Double.isInfinite(pass) || Double.isNaN(pass)) {
-            return clock;
-        }
-        return clock + (pass - clock) * (oldWeight / newWeight);
     }
 
     void pump() {
