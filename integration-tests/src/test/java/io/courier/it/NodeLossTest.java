@@ -85,11 +85,9 @@ class NodeLossTest {
 
     /** A Courier word count whose reducers start after the last map, with short fetch-failure timeouts. */
     private JobConf jobConf(boolean fetchRetry, long retryTimeoutMillis) {
-        JobConf conf = cluster.jobConf(true);
-        conf.setFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART, 1.0f);
         // No speculative attempts: every extra attempt must be the AM's answer to the lost node.
-        conf.setBoolean(MRJobConfig.MAP_SPECULATIVE, false);
-        conf.setBoolean(MRJobConfig.REDUCE_SPECULATIVE, false);
+        JobConf conf = cluster.measuredJobConf(true);
+        conf.setFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART, 1.0f);
         conf.setBoolean(MRJobConfig.SHUFFLE_FETCH_RETRY_ENABLED, fetchRetry);
         conf.setLong(MRJobConfig.SHUFFLE_FETCH_RETRY_TIMEOUT_MS, retryTimeoutMillis);
         conf.setInt(MRJobConfig.SHUFFLE_FETCH_RETRY_INTERVAL_MS, 500);
