@@ -34,8 +34,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Sends the blocks of one connection's streams in the order the {@link SendPlan} asks for: the pair waits
  * when SelectAndSplit did not start it; blocks are paced by a {@link TokenBucket} at the unified rate;
- * among the streams that have data and credit, the best rank goes first and, within a rank, the stream
- * with the smallest stride pass (bytes sent / weight). At most {@code sendBufferBytes} are queued in the
+ * among the streams that have data and credit, a {@link StrideSchedule} picks the next (best rank first,
+ * then the smallest stride pass). At most {@code sendBufferBytes} are queued in the
  * channel at a time, so a slow network never makes the sender buffer without bound (file regions are
  * not counted by Netty's writability, hence our own count). Confined to the channel's event loop.
  */
@@ -56,8 +56,8 @@ final class ConnectionSender {
     private final Object[] runPayloads;
     private int runSize;
     private final Map<Integer, OutboundStream> streams = new LinkedHashMap<>();
-    /** The same streams in opening order, for {@link #pick()}, which scans them once per block. */
-    private final ArrayList<OutboundStream> order = new ArrayList<>();
+    /** The same streams, in the order they send. */
+    private final StrideSchedule schedule = new StrideSchedule();
     private final Runnable onPlanChange = this::planChangedFromAnyThread;
     private final TokenBucket bucket;
     /**
@@ -71,9 +71,9 @@ final class ConnectionSender {
     private String peer;
     private PeerPlan peerPlan = PeerPlan.UNPLANNED;
     private long queued;
-    /** Per rank, the start tag of the last block sent: where a stream joining that rank starts (SFQ virtual time). */
-    private final Map<Integer, Double> virtualTime = new HashMap<>();
     private ScheduledFuture<?> wakeup;
+    /** Wake-ups closer than this are not worth a timer of their own (and a later one is kept if this close). */
+    private static final long MIN_WAKEUP_NANOS = 100_000L;
     private boolean closed;
     private boolean pumping;
     /** The connection count last suggested to the peer (SelectAndSplit's flows for the pair); 1 is implied. */
@@ -120,17 +120,11 @@ final class ConnectionSender {
     void add(OutboundStream s) {
         s.flowKey = SendScheduler.flowKey(s.job, peer);
         streams.put(s.id, s);
-        order.add(s);
         scheduler.streamStarted(s.job, peer, s.remaining);
         // streamStarted may notify us through the event loop; make the new stream's class right now.
         replan();
-        s.pass = virtualTime(s.streamClass.rank());
+        schedule.add(s);
         pump();
-    }
-
-    private double virtualTime(int rank) {
-        Double v = virtualTime.get(rank);
-        return v == null ? 0.0 : v;
     }
 
     void credit(int streamId, int bytes) {
@@ -141,10 +135,7 @@ final class ConnectionSender {
         boolean wasEligible = s.eligible();
         s.credit += bytes;
         if (!wasEligible) {
-            // A stream that waited for credit may catch up at most one block on the bytes it could not send
-            // (like a flow re-entering a fair queue), so a short credit round trip costs it no share.
-            double lag = Wire.MAX_DATA / Math.max(s.weight, 1e-9);
-            s.pass = Math.max(s.pass, virtualTime(s.streamClass.rank()) - lag);
+            schedule.resumed(s);
         }
         pump();
     }
@@ -176,7 +167,7 @@ final class ConnectionSender {
             finish(s);
         }
         streams.clear();
-        order.clear();
+        schedule.clear();
     }
 
     private void finish(OutboundStream s) {
@@ -220,13 +211,7 @@ final class ConnectionSender {
         }
         for (OutboundStream s : streams.values()) {
             StreamClass c = plan.classOf(s.job, peer);
-            double w = c.weight() / perJob.get(s.job);
-            if (c.rank() != s.streamClass.rank() || Double.compare(w, s.weight) != 0) {
-                // Passes are bytes / weight: a stream whose class or weight changes restarts at its rank's clock.
-                s.pass = virtualTime(c.rank());
-            }
-            s.streamClass = c;
-            s.weight = w;
+            schedule.reclassify(s, c, c.weight() / perJob.get(s.job));
         }
     }
 
@@ -254,7 +239,7 @@ final class ConnectionSender {
         boolean wrote = false;
         long passBytes = 0;
         while (queued < sendBufferBytes && channel.isWritable() && peerPlan.running()) {
-            OutboundStream s = pick();
+            OutboundStream s = schedule.pick();
             if (s == null) {
                 break;
             }
@@ -290,8 +275,7 @@ final class ConnectionSender {
             s.position += n;
             s.remaining -= n;
             s.credit -= n;
-            virtualTime.put(s.streamClass.rank(), s.pass);
-            s.pass += n / s.weight;
+            schedule.sent(s, n);
             if (s.remaining == 0) {
                 writeRun();
                 s.lastWrite = channel.write(new EndFrame(s.id));
@@ -333,26 +317,9 @@ final class ConnectionSender {
     private OutboundStream remove(int streamId) {
         OutboundStream s = streams.remove(streamId);
         if (s != null) {
-            order.remove(s);
+            schedule.remove(s);
         }
         return s;
-    }
-
-    /** The eligible stream of the best rank with the smallest pass (first opened on ties). */
-    private OutboundStream pick() {
-        OutboundStream best = null;
-        // An indexed loop over an array list: no iterator and no hash-map entry chasing per block.
-        for (int i = 0, n = order.size(); i < n; i++) {
-            OutboundStream s = order.get(i);
-            if (!s.eligible()) {
-                continue;
-            }
-            if (best == null || s.streamClass.rank() < best.streamClass.rank()
-                    || (s.streamClass.rank() == best.streamClass.rank() && s.pass < best.pass)) {
-                best = s;
-            }
-        }
-        return best;
     }
 
     /**
@@ -421,14 +388,24 @@ final class ConnectionSender {
         return buf;
     }
 
+    /**
+     * Wakes the sender when the bucket is out of debt. A pending wake-up set at a lower rate (for a block taken at
+     * a few bytes a second: minutes away) is replaced when the rate rises: left in place, it made the sender send
+     * one block per plan change or credit, about one every 13 s at 128 KiB/s under Aalo, which starved the jobs
+     * queued behind that flow (docs/benchmarks.md, "The send order under moving rates, and a stale pacing timer").
+     */
     private void scheduleWakeup(long nanos) {
+        long delay = Math.max(nanos, MIN_WAKEUP_NANOS);
         if (wakeup != null && !wakeup.isDone()) {
-            return;
+            if (wakeup.getDelay(TimeUnit.NANOSECONDS) <= delay + MIN_WAKEUP_NANOS) {
+                return;
+            }
+            wakeup.cancel(false);
         }
         wakeup = channel.eventLoop().schedule(() -> {
             wakeup = null;
             pump();
-        }, Math.max(nanos, 100_000L), TimeUnit.NANOSECONDS);
+        }, delay, TimeUnit.NANOSECONDS);
     }
 
     private final class PassWritten implements GenericFutureListener<Future<Void>> {

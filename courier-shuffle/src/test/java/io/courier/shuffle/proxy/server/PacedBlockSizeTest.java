@@ -93,6 +93,24 @@ class PacedBlockSizeTest {
         assertEquals(Wire.MAX_DATA, (int) sizes.get(0), sizes.toString());
     }
 
+    /**
+     * A block taken at 1 B/s puts the bucket 16 KiB in debt: its wake-up is 4.5 hours away. When the rate rises
+     * (to 20 blocks a second: each block's debt outlasts the completion of its write, the only other event here)
+     * the sender must wake up at the new rate, not wait for that timer or for the next plan change or credit
+     * (which left a flow under Aalo sending one block every 13 s, docs/benchmarks.md). Before the fix this fetch
+     * never ended.
+     */
+    @Test
+    @Timeout(15)
+    void aRateRiseWakesASenderThatOwesTheBucketAtTheOldRate() throws Exception {
+        SendScheduler scheduler = new SendScheduler("server:1", SelectAndSplit.UNLIMITED, 1 << 20, 16384);
+        pace(scheduler, 1.0);
+        List<Integer> sizes = new ArrayList<>();
+        byte[] got = fetch(scheduler, sizes, () -> pace(scheduler, 20 * 16384));
+        assertArrayEquals(outputs.expectedSegment(files, 1), got);
+        assertTrue(sizes.size() > 4, "the segment must span several blocks: " + sizes);
+    }
+
     private static void pace(SendScheduler scheduler, double bytesPerSecond) {
         scheduler.apply(Decision.ofRates(Collections.singletonMap(FlowId.of(1), bytesPerSecond)),
                 Collections.singletonList(new FlowBinding(FlowId.of(1), JOB, CLIENT)));
@@ -103,6 +121,11 @@ class PacedBlockSizeTest {
      * (the bucket's wake-ups) until END, and records every DATA payload's size.
      */
     private byte[] fetch(SendScheduler scheduler, List<Integer> sizes) throws Exception {
+        return fetch(scheduler, sizes, () -> { });
+    }
+
+    /** As {@link #fetch(SendScheduler, List)}, running {@code afterFirstBlock} once the first DATA frame arrived. */
+    private byte[] fetch(SendScheduler scheduler, List<Integer> sizes, Runnable afterFirstBlock) throws Exception {
         EmbeddedChannel ch = new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(), new ServerConnectionHandler(
                 "server:1", secrets, new SegmentSource(outputs.locator()), scheduler, new ServerCounters(),
                 SendSettings.of(1 << 20, false)));
@@ -122,6 +145,9 @@ class PacedBlockSizeTest {
                     d.release();
                     sizes.add(b.length);
                     data.write(b);
+                    if (sizes.size() == 1) {
+                        afterFirstBlock.run();
+                    }
                 } else if (o instanceof EndFrame) {
                     ended = true;
                 } else if (!(o instanceof SegmentHeaderFrame)) {
