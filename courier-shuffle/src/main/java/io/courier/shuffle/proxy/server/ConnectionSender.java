@@ -68,12 +68,12 @@ final class ConnectionSender {
     private final int pacedBlock;
     /** Below this, per-frame costs outweigh what a smaller block saves in queueing. */
     static final int MIN_PACED_BLOCK = 4096;
+    /** Wake-ups closer than this are not worth a timer of their own (and a later one is kept if this close). */
+    private static final long MIN_WAKEUP_NANOS = 100_000L;
     private String peer;
     private PeerPlan peerPlan = PeerPlan.UNPLANNED;
     private long queued;
     private ScheduledFuture<?> wakeup;
-    /** Wake-ups closer than this are not worth a timer of their own (and a later one is kept if this close). */
-    private static final long MIN_WAKEUP_NANOS = 100_000L;
     private boolean closed;
     private boolean pumping;
     /** The connection count last suggested to the peer (SelectAndSplit's flows for the pair); 1 is implied. */
