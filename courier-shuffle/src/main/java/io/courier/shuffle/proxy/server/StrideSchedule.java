@@ -26,8 +26,11 @@ import java.util.Map;
 final class StrideSchedule {
     /** The streams in opening order, scanned once per block: an array list, no iterator or hash lookups. */
     private final ArrayList<OutboundStream> order = new ArrayList<>();
-    /** Per rank, the largest start pass of a block sent in it. */
-    private final Map<Integer, Double> clocks = new HashMap<>();
+    /**
+     * Per rank, the largest start pass of a block sent in it. Mutable holders: a block that moves a clock (nearly
+     * every block) updates one in place instead of boxing a new Double into the map.
+     */
+    private final Map<Integer, Clock> clocks = new HashMap<>();
 
     /** Adds a stream whose class and weight are already set: it starts at its rank's clock. */
     void add(OutboundStream s) {
@@ -81,16 +84,14 @@ final class StrideSchedule {
 
     /** {@code s}, just picked, sent a block of {@code bytes}. */
     void sent(OutboundStream s, int bytes) {
-        int rank = s.streamClass.rank();
-        if (s.pass > clock(rank)) {
-            clocks.put(rank, s.pass);
-        }
+        Clock c = clocks.computeIfAbsent(s.streamClass.rank(), r -> new Clock());
+        c.pass = Math.max(c.pass, s.pass);
         s.pass += bytes / s.weight;
     }
 
     double clock(int rank) {
-        Double v = clocks.get(rank);
-        return v == null ? 0.0 : v;
+        Clock c = clocks.get(rank);
+        return c == null ? 0.0 : c.pass;
     }
 
     /**
@@ -104,5 +105,10 @@ final class StrideSchedule {
             return clock;
         }
         return clock + (pass - clock) * (oldWeight / newWeight);
+    }
+
+    /** A rank's clock (starts at 0, as a rank no block was sent in). */
+    private static final class Clock {
+        double pass;
     }
 }
