@@ -218,7 +218,7 @@ final class BenchRunner {
 
         TcQdiscStats sw0 = testbed.switchPorts();
         HostCounters counters0 = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic));
-        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts());
+        ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts(), java.util.Set.of());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
         long ticks0 = Testbed.ticksOf(agentPids);

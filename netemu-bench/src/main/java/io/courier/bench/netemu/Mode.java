@@ -49,6 +49,21 @@ enum Mode {
         }
     }
 
+    /**
+     * The port this mode's shuffle connections use at the serving end: Hadoop's ShuffleHandler for stock, the
+     * proxy of the service the mode's reducers fetch from otherwise.
+     */
+    int servicePort() {
+        switch (this) {
+            case STOCK:
+                return BenchIds.SHUFFLE_PORT;
+            case COURIER:
+                return BenchIds.SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET;
+            default:
+                return BenchIds.COORD_SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET;
+        }
+    }
+
     /** Whether reducers fetch through a Courier proxy. */
     boolean courier() {
         return this != STOCK;

@@ -10,9 +10,10 @@ import java.util.TreeMap;
  * (what {@code ss -tn} reads; the file of any process in the namespace, read from the root namespace, costs no
  * process start, so it can be sampled every few milliseconds). Connections to the host itself and loopback do
  * not cross the switch and are not counted; LISTEN, TIME_WAIT and half-closed idle sockets are not flows.
- * Immutable.
+ * {@code onPorts} and {@code onPortsByPeer} count the subset with a local or remote port in the set the caller
+ * names (a shuffle service's port: its connections among everything else a host keeps open). Immutable.
  */
-record TcpConnections(int total, Map<String, Integer> byPeer) {
+record TcpConnections(int total, Map<String, Integer> byPeer, int onPorts, Map<String, Integer> onPortsByPeer) {
     /**
      * /proc/net/tcp states counted: ESTABLISHED, SYN_SENT, SYN_RECV and FIN_WAIT1 (a server that closed after
      * writing still has data in flight). Not CLOSE_WAIT/LAST_ACK/CLOSING: the JDK's HTTP keep-alive cache holds
@@ -37,8 +38,19 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
      */
     static TcpConnections parse(String procNetTcp, String ownIp, String subnet, Set<Integer> ignoredPorts)
             throws IOException {
+        return parse(procNetTcp, ownIp, subnet, ignoredPorts, Set.of());
+    }
+
+    /**
+     * As {@link #parse(String, String, String, Set)}, also counting apart the connections with a local or remote
+     * port in {@code countedPorts} ({@link #onPorts}, {@link #onPortsByPeer}).
+     */
+    static TcpConnections parse(String procNetTcp, String ownIp, String subnet, Set<Integer> ignoredPorts,
+            Set<Integer> countedPorts) throws IOException {
         Map<String, Integer> peers = new TreeMap<>();
+        Map<String, Integer> countedPeers = new TreeMap<>();
         int total = 0;
+        int counted = 0;
         String[] lines = procNetTcp.split("\n");
         for (int i = 0; i < lines.length; i++) {
             String t = lines[i].trim();
@@ -62,8 +74,13 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
             }
             peers.merge(peer, 1, Integer::sum);
             total++;
+            if (!countedPorts.isEmpty() && (countedPorts.contains(port(f[1], lines[i]))
+                    || countedPorts.contains(port(f[2], lines[i])))) {
+                countedPeers.merge(peer, 1, Integer::sum);
+                counted++;
+            }
         }
-        return new TcpConnections(total, Map.copyOf(peers));
+        return new TcpConnections(total, Map.copyOf(peers), counted, Map.copyOf(countedPeers));
     }
 
     /** "0100C90A:3562" (little-endian IPv4, hex port) to "10.201.0.1". */
@@ -91,6 +108,15 @@ record TcpConnections(int total, Map<String, Integer> byPeer) {
     }
 
     int maxPerPeer() {
+        return max(byPeer);
+    }
+
+    /** The most connections on the counted ports toward one peer. */
+    int maxPerPeerOnPorts() {
+        return max(onPortsByPeer);
+    }
+
+    private static int max(Map<String, Integer> byPeer) {
         int m = 0;
         for (int n : byPeer.values()) {
             m = Math.max(m, n);

@@ -57,9 +57,10 @@ final class Testbed {
     }
 
     /** Host {@code h}'s open connections to other hosts, read through a process of its namespace. */
-    TcpConnections connections(int h, long pidInNamespace, java.util.Set<Integer> ignoredPorts) throws IOException {
+    TcpConnections connections(int h, long pidInNamespace, java.util.Set<Integer> ignoredPorts,
+            java.util.Set<Integer> countedPorts) throws IOException {
         String text = Files.readString(Path.of("/proc/" + pidInNamespace + "/net/tcp"), StandardCharsets.US_ASCII);
-        return TcpConnections.parse(text, ip(h), subnet, ignoredPorts);
+        return TcpConnections.parse(text, ip(h), subnet, ignoredPorts, countedPorts);
     }
 
     static CpuTimes cpu() throws IOException {

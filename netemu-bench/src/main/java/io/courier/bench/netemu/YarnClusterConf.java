@@ -112,8 +112,9 @@ record YarnClusterConf(int hosts, String subnet, Path work, String appClassPath,
                 "org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor");
         m.put("yarn.nodemanager.aux-services", "mapreduce_shuffle");
         m.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", COURIER_HANDLER);
-        m.put("mapreduce.shuffle.port", "13562");
-        m.put("courier.proxy.port", "13563");
+        // The ports the connection counts attribute to each mode (Mode.servicePort).
+        m.put("mapreduce.shuffle.port", String.valueOf(Mode.STOCK.servicePort()));
+        m.put("courier.proxy.port", String.valueOf(Mode.COURIER.servicePort()));
         m.put("yarn.nodemanager.resource.memory-mb", String.valueOf(nmMemoryMb));
         m.put("yarn.nodemanager.resource.cpu-vcores", "8");
         m.put("yarn.scheduler.minimum-allocation-mb", "256");

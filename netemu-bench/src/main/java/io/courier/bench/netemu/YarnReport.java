@@ -23,8 +23,9 @@ final class YarnReport {
     static final String[] CSV_HEADER = {"repeat", "mode", "job_id", "started_at", "job_s", "shuffle_max_s",
         "shuffle_sum_s", "shuffle_bytes", "maps", "reduces", "failed_attempts", "switch_drops", "switch_packets",
         "loss_pct", "host_nic_drops", "retrans_segs", "rto_timeouts", "syn_retrans", "loss_probes", "active_opens",
-        "max_conn_per_host", "max_conn_per_pair", "busy_cores", "softirq_cores", "daemon_cores",
-        "other_cores_before", "loadavg1", "validated", "output_matches", "valid", "invalid_reasons"};
+        "max_conn_per_host", "max_conn_per_pair", "max_shuffle_conn_per_host", "max_shuffle_conn_per_pair",
+        "busy_cores", "softirq_cores", "daemon_cores", "other_cores_before", "loadavg1", "validated",
+        "output_matches", "valid", "invalid_reasons"};
 
     /** The columns of the summary table: name and how to read it from a record. */
     private record Metric(String name, ToDoubleFunction<YarnRunRecord> get, String format) {
@@ -41,6 +42,8 @@ final class YarnReport {
             new Metric("SYN retx", r -> r.synRetrans(), "%.0f"),
             new Metric("max conns/host", r -> r.maxConnPerHost(), "%.0f"),
             new Metric("max conns/pair", r -> r.maxConnPerPair(), "%.0f"),
+            new Metric("max shuffle conns/host", r -> r.maxShuffleConnPerHost(), "%.0f"),
+            new Metric("max shuffle conns/pair", r -> r.maxShuffleConnPerPair(), "%.0f"),
             new Metric("busy cores", YarnRunRecord::busyCores, "%.2f"));
 
     private YarnReport() {
@@ -51,8 +54,9 @@ final class YarnReport {
             r.shuffleSumSec(), r.shuffleBytes(), r.maps(), r.reduces(), r.failedAttempts(), r.switchDrops(),
             r.switchPackets(), String.format(Locale.ROOT, "%.3f", r.lossPct()), r.hostNicDrops(), r.retransSegs(),
             r.timeouts(), r.synRetrans(), r.lossProbes(), r.activeOpens(), r.maxConnPerHost(), r.maxConnPerPair(),
-            fmt(r.busyCores()), fmt(r.softirqCores()), fmt(r.daemonCores()), fmt(r.otherCoresBefore()),
-            fmt(r.loadavg1()), r.validated(), r.outputMatches(), r.valid(),
+            r.maxShuffleConnPerHost(), r.maxShuffleConnPerPair(), fmt(r.busyCores()), fmt(r.softirqCores()),
+            fmt(r.daemonCores()), fmt(r.otherCoresBefore()), fmt(r.loadavg1()), r.validated(), r.outputMatches(),
+            r.valid(),
             "\"" + String.join("; ", r.invalidReasons()).replace("\"", "'") + "\""};
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < v.length; i++) {
@@ -117,11 +121,13 @@ final class YarnReport {
         b.append(String.format(Locale.ROOT, "| median [min–max] | %s | %s | | |%n", mmm(job, "%.3f"),
                 mmm(shuffle, "%.3f")));
         b.append("\n## Runs\n\n| repeat | mode | job s | shuffle s | drops | retrans | RTOs | conns/host |"
-                + " validated | valid |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                + " shuffle conns/host, /pair | validated | valid |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (YarnRunRecord r : runs) {
-            b.append(String.format(Locale.ROOT, "| %d | %s | %.1f | %.1f | %d | %d | %d | %d | %s | %s |%n",
+            b.append(String.format(Locale.ROOT, "| %d | %s | %.1f | %.1f | %d | %d | %d | %d | %d, %d | %s | %s |%n",
                     r.repeat(), r.mode(), r.jobSec(), r.shuffleMaxSec(), r.switchDrops(), r.retransSegs(),
-                    r.timeouts(), r.maxConnPerHost(), r.validated() && r.outputMatches() ? "yes" : "NO",
+                    r.timeouts(), r.maxConnPerHost(), r.maxShuffleConnPerHost(), r.maxShuffleConnPerPair(),
+                    r.validated() && r.outputMatches() ? "yes" : "NO",
                     r.valid() ? "yes" : "no: " + String.join("; ", r.invalidReasons())));
         }
         return b.toString();

@@ -119,8 +119,9 @@ final class YarnTeraSortBench {
             for (Mode m : order) {
                 YarnRunRecord r = run(m, rep, reduces);
                 System.out.printf("yarn-terasort: repeat %d %-7s job %.1f s, shuffle %.1f s, drops %d, retrans %d,"
-                        + " RTOs %d, max conns/host %d, %s%n", rep, r.mode(), r.jobSec(), r.shuffleMaxSec(),
-                        r.switchDrops(), r.retransSegs(), r.timeouts(), r.maxConnPerHost(),
+                        + " RTOs %d, max conns/host %d (shuffle %d, per pair %d), %s%n", rep, r.mode(), r.jobSec(),
+                        r.shuffleMaxSec(), r.switchDrops(), r.retransSegs(), r.timeouts(), r.maxConnPerHost(),
+                        r.maxShuffleConnPerHost(), r.maxShuffleConnPerPair(),
                         r.valid() ? "valid" : "INVALID: " + r.invalidReasons());
                 all.add(r);
                 sink.accept(r);
@@ -155,7 +156,8 @@ final class YarnTeraSortBench {
 
         TcQdiscStats sw0 = testbed.switchPorts();
         HostCounters counters0 = readCounters();
-        ConnectionSampler sampler = new ConnectionSampler(testbed, nodeManagerPids, java.util.Set.of());
+        ConnectionSampler sampler = new ConnectionSampler(testbed, nodeManagerPids, java.util.Set.of(),
+                java.util.Set.of(mode.servicePort()));
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
         long daemonTicks0 = Testbed.ticksOf(daemonPids);
@@ -230,7 +232,8 @@ final class YarnTeraSortBench {
                 sort.wallMillis() / 1000.0, sort.maxShuffleMillis() / 1000.0, sort.totalShuffleMillis() / 1000.0,
                 sort.shuffleBytes(), sort.successful(TaskType.MAP).size(), sort.successful(TaskType.REDUCE).size(),
                 sort.failedAttempts().size(), sw.totalDrops(), sw.totalPackets(), nicDrops, retrans, timeouts, syn,
-                probes, opens, sampler.maxOverHosts(), sampler.maxPerPair(), cpu1.busyCoresSince(cpu0, cpus),
+                probes, opens, sampler.maxOverHosts(), sampler.maxPerPair(), sampler.maxShuffleOverHosts(),
+                sampler.maxShufflePerPair(), cpu1.busyCoresSince(cpu0, cpus),
                 cpu1.softirqCoresSince(cpu0, cpus), cpus * (double) (daemonTicks1 - daemonTicks0) / dt, otherBefore,
                 load, validated, checksum, matches, invalid.isEmpty(), invalid);
     }

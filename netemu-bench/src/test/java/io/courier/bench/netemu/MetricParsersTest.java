@@ -102,6 +102,32 @@ class MetricParsersTest {
     }
 
     @Test
+    void procNetTcpCountsTheShufflePortsConnectionsApart() throws IOException {
+        // A real cluster's host: the shuffle among HDFS (9866 = 0x2692) and RPC (8020 = 0x1F54) connections.
+        String text = "  sl  local_address rem_address   st tx_queue rx_queue\n"
+                + "   0: 0100C90A:34FB 0200C90A:D000 01 0:0\n"      // served by the proxy (13563) to host 2
+                + "   1: 0100C90A:D001 0300C90A:34FB 01 0:0\n"      // to host 3's proxy
+                + "   2: 0100C90A:D002 0200C90A:2692 01 0:0\n"      // HDFS read from host 2's DataNode
+                + "   3: 0100C90A:D003 0200C90A:2692 01 0:0\n"      // another
+                + "   4: 0100C90A:D004 0300C90A:1F54 01 0:0\n"      // RPC to the NameNode on host 3
+                + "   5: 0100C90A:34FA 0200C90A:D005 01 0:0\n"      // a stock fetch (13562) from host 2
+                + "   6: 0100C90A:D006 0200C90A:34FB 06 0:0\n";     // TIME_WAIT on the proxy port: not counted
+        TcpConnections c = TcpConnections.parse(text, "10.201.0.1", "10.201.0", java.util.Set.of(),
+                java.util.Set.of(Mode.COURIER.servicePort()));
+        assertEquals(6, c.total());
+        assertEquals(4, c.maxPerPeer());
+        assertEquals(2, c.onPorts());
+        assertEquals(Map.of("10.201.0.2", 1, "10.201.0.3", 1), c.onPortsByPeer());
+        assertEquals(1, c.maxPerPeerOnPorts());
+        TcpConnections stock = TcpConnections.parse(text, "10.201.0.1", "10.201.0", java.util.Set.of(),
+                java.util.Set.of(Mode.STOCK.servicePort()));
+        assertEquals(1, stock.onPorts());
+        assertEquals(Map.of("10.201.0.2", 1), stock.onPortsByPeer());
+        // Without ports named, nothing is counted apart.
+        assertEquals(0, TcpConnections.parse(text, "10.201.0.1", "10.201.0").onPorts());
+    }
+
+    @Test
     void procNetTcpSkipsListenTimeWaitAndLoopback() throws IOException {
         String text = "  sl  local_address rem_address   st tx_queue rx_queue\n"
                 + "   0: 0100C90A:34FA 0200C90A:D000 01 0:0\n"      // established to host 2: counts

@@ -95,13 +95,15 @@ class YarnClusterConfTest {
         assertTrue(md.contains("| job s | 60.0/60.0/60.0 | 45.0/47.5/50.0 |"), md);
         assertTrue(md.contains("| job s | 60.0/130.0/200.0 | 45.0/47.5/50.0 |"), md);
         assertTrue(md.contains("| 0 | 0.750 | 0.500 | 30 / 300 |"), md);
+        assertTrue(md.contains("| max shuffle conns/pair | 2/2/2 | 2/2/2 |"), md);
+        assertTrue(md.contains("| 12 | 6, 2 | yes | yes |"), md);
         assertTrue(YarnReport.csvLine(badStock).endsWith(",false,\"under load\""), YarnReport.csvLine(badStock));
     }
 
     private static YarnRunRecord record(int repeat, String mode, double job, double shuffle, long drops,
                                         boolean valid) {
         return new YarnRunRecord(repeat, mode, "job_1_000" + repeat, "t", job, shuffle, shuffle * 4, 100_000_000,
-                8, 4, 0, drops, 100_000, 0, drops, 1, 0, 0, 10, 12, 4, 1.5, 0.2, 0.3, 0.05, 1.0, true, "abc", true,
-                valid, valid ? List.of() : List.of("under load"));
+                8, 4, 0, drops, 100_000, 0, drops, 1, 0, 0, 10, 12, 4, 6, 2, 1.5, 0.2, 0.3, 0.05, 1.0, true, "abc",
+                true, valid, valid ? List.of() : List.of("under load"));
     }
 }
