@@ -33,20 +33,16 @@ enum Mode {
     }
 
     /**
-     * Ports of the shuffle services the other modes use: their connections (the other proxy's long-lived ones stay
-     * open between runs) are not this mode's flows, so the connection counts leave them out.
+     * Ports of the shuffle services the other modes use (every service port but this mode's {@link #servicePort}):
+     * their connections (the other proxy's long-lived ones stay open between runs) are not this mode's flows, so
+     * the connection counts leave them out.
      */
     java.util.Set<Integer> foreignPorts() {
-        int proxy = BenchIds.SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET;
-        int coordProxy = BenchIds.COORD_SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET;
-        switch (this) {
-            case STOCK:
-                return java.util.Set.of(proxy, BenchIds.COORD_SHUFFLE_PORT, coordProxy);
-            case COURIER:
-                return java.util.Set.of(BenchIds.SHUFFLE_PORT, BenchIds.COORD_SHUFFLE_PORT, coordProxy);
-            default:
-                return java.util.Set.of(BenchIds.SHUFFLE_PORT, proxy, BenchIds.COORD_SHUFFLE_PORT);
-        }
+        java.util.Set<Integer> ports = new java.util.HashSet<>(java.util.List.of(BenchIds.SHUFFLE_PORT,
+                BenchIds.SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET, BenchIds.COORD_SHUFFLE_PORT,
+                BenchIds.COORD_SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET));
+        ports.remove(servicePort());
+        return java.util.Set.copyOf(ports);
     }
 
     /**
