@@ -271,10 +271,19 @@ cmd_bench() {
   need_root
   [ -n "${CP:-}" ] || die "CP (the netemu-bench class path) is not set; use bin/courier bench netemu"
   BENCH_OUT=${OUT:-target/netemu}
-  mkdir -p "$BENCH_OUT"
   local rate_mbit
   rate_mbit=$(echo "$RATE" | sed -n 's/^\([0-9][0-9]*\)mbit$/\1/p')
   [ -n "$rate_mbit" ] || die "RATE must be <n>mbit for the benchmark, got $RATE"
+  local a
+  for a in "$@"; do
+    case "$a" in -h|--help) exec "${JAVA:-java}" -cp "$CP" "$MAIN" run --help ;; esac
+  done
+  # The driver checks its options first: a wrong one exits 2 with the driver's message before minutes go to
+  # building the testbed.
+  "${JAVA:-java}" -Xmx128m -cp "$CP" "$MAIN" run --check-options --hosts "$N" --rate-mbit "$rate_mbit" \
+    --socket-dir "$STATE_DIR" --out "$BENCH_OUT" --prefix "$PREFIX" --subnet "$SUBNET" --mgmt-subnet "$MGMT_SUBNET" \
+    "$@" || exit $?
+  mkdir -p "$BENCH_OUT"
   cmd_setup   # tears down what it built itself when it fails
   trap 'cp "$STATE_DIR"/agent-*.log "$BENCH_OUT"/ 2>/dev/null || true; cmd_teardown' EXIT
   trap 'exit 130' INT TERM

@@ -165,6 +165,15 @@ cmd_bench() {
   need_root
   # Global, not local: the EXIT trap runs after this function has returned.
   BENCH_OUT=${OUT:-target/netemu-yarn}
+  [ -n "${CP:-}" ] || die "CP (the netemu-bench class path) is not set; use bin/courier bench netemu-yarn"
+  local a
+  for a in "$@"; do
+    case "$a" in -h|--help) exec "$JAVA" -cp "$CP" "$MAIN" yarn-terasort --help ;; esac
+  done
+  # The driver checks its options first: a wrong one exits 2 with the driver's message before anything is created
+  # and before minutes go to bringing the cluster up.
+  "$JAVA" -Xmx128m -cp "$CP" "$MAIN" yarn-terasort --check-options --hosts "$N" --prefix "$PREFIX" \
+    --subnet "$SUBNET" --pids "$PIDS" --out "$BENCH_OUT" "$@" || exit $?
   mkdir -p "$BENCH_OUT"
   BENCH_OUT=$(cd "$BENCH_OUT" && pwd)
   cmd_up
@@ -186,5 +195,5 @@ case "${1:-}" in
   down) cmd_down ;;
   status) cmd_status ;;
   bench) shift; cmd_bench "$@" ;;
-  *) echo "usage: $0 up|down|status|bench [--repeats N --warmups N --rows N --gen-maps N --reduces N]" >&2; exit 2 ;;
+  *) echo "usage: $0 up|down|status|bench [--help | --repeats N --warmups N --rows N --gen-maps N --reduces N]" >&2; exit 2 ;;
 esac

@@ -1,8 +1,12 @@
 package io.courier.bench.netemu;
 
+import io.courier.scheduler.registry.SchedulerRegistry;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -26,7 +30,33 @@ import java.util.concurrent.Callable;
     NetemuBench.Run.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class}, description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
 public final class NetemuBench implements Runnable {
     public static void main(String[] args) {
-        System.exit(new CommandLine(new NetemuBench()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line as {@code main} runs it (usage errors: one line naming the problem, exit 2). */
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new NetemuBench());
+        // A usage error names what is wrong and where the options are listed, without the whole option list.
+        cl.setParameterExceptionHandler((ex, ignored) -> {
+            CommandLine where = ex.getCommandLine();
+            String command = launcherCommand(where.getCommandName());
+            where.getErr().println(command + ": " + ex.getMessage() + " (see '" + command + " --help')");
+            where.getErr().flush();
+            return 2;
+        });
+        return cl;
+    }
+
+    /** The user-facing command that runs a subcommand, for error hints. */
+    static String launcherCommand(String subcommand) {
+        switch (subcommand) {
+            case "run":
+                return "bin/courier bench netemu";
+            case "yarn-terasort":
+                return "bin/courier bench netemu-yarn";
+            default:
+                return "netemu-bench " + subcommand;
+        }
     }
 
     @Override
@@ -57,8 +87,14 @@ public final class NetemuBench implements Runnable {
     }
 
     /** The coordinator: runs the plan on the agents and writes CSV/JSON, summary.md and PNG plots. */
-    @Command(name = "run", description = "Run the benchmark on running agents and write the report.")
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Run the benchmark on running agents and write the report.")
     static final class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--check-options", hidden = true, description = "check the options and exit: netemu.sh"
+                + " calls this before it builds the testbed")
+        boolean checkOptions;
         @Option(names = "--hosts", required = true)
         int hosts;
         @Option(names = "--rate-mbit", required = true, description = "switch port rate (Mbit/s)")
@@ -113,6 +149,35 @@ public final class NetemuBench implements Runnable {
             return Mode.parseList(modeNames, coordinatorScheduler);
         }
 
+        /**
+         * Refuses, as a usage error (exit 2, the option named), what the run would otherwise refuse or silently skip
+         * only after the testbed is up: bad counts, unknown modes, families or coordinator scheduler.
+         */
+        void checkOptions() {
+            try {
+                atLeast("--hosts", hosts, 2);
+                atLeast("--rate-mbit", rateMbit, 1);
+                atLeast("--warmups", warmups, 0);
+                if (repeats != null) {
+                    atLeast("--repeats", repeats, 1);
+                }
+                if (mixedCoflows != null) {
+                    atLeast("--mixed-coflows", mixedCoflows, 1);
+                }
+                Plans.families(families, quick);
+                if (modes().contains(Mode.COURIER_COORD)) {
+                    SchedulerRegistry.standard().factory(coordinatorScheduler);
+                    atLeast("--coordinator-epoch-ms", coordinatorEpochMillis, 1);
+                    atLeast("--coordination-timeout-s", coordinationTimeoutSec, 1);
+                    if (coordinatorCapacity != null) {
+                        atLeast("--coordinator-capacity", coordinatorCapacity, 1);
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
+
         /** The port capacity given to the coordinator and the proxies, bytes/s. */
         long capacityBytesPerSec() {
             return coordinatorCapacity != null ? coordinatorCapacity
@@ -121,12 +186,14 @@ public final class NetemuBench implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            checkOptions();
+            if (checkOptions) {
+                return 0;
+            }
             List<Mode> modes = modes();
             Files.createDirectories(out);
             int reps = repeats != null ? repeats : quick ? 3 : 5;
-            List<String> fams = families != null ? families : quick
-                    ? List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed")
-                    : List.of("small", "bulk", "mixed", "fetch-sweep", "reducer-sweep");
+            List<String> fams = Plans.families(families, quick);
             int mixed = mixedCoflows != null ? mixedCoflows : quick ? 8 : 25;
             Testbed testbed = new Testbed(prefix, subnet, hosts);
             List<AgentClient> agents = BenchRunner.clients(socketDir, hosts);
@@ -246,9 +313,14 @@ public final class NetemuBench implements Runnable {
     }
 
     /** The TeraSort benchmark on the running YARN cluster (in host 1's namespace; called by yarn-cluster.sh). */
-    @Command(name = "yarn-terasort", description = "TeraGen, then TeraSort stock vs Courier (alternating),"
-            + " TeraValidate every output, and write the report.")
+    @Command(name = "yarn-terasort", mixinStandardHelpOptions = true, description = "TeraGen, then TeraSort"
+            + " stock vs Courier (alternating), TeraValidate every output, and write the report.")
     static final class YarnTeraSort implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--check-options", hidden = true, description = "check the options and exit:"
+                + " yarn-cluster.sh calls this before it brings the cluster up")
+        boolean checkOptions;
         @Option(names = "--hosts", required = true)
         int hosts;
         @Option(names = "--prefix", required = true)
@@ -272,10 +344,29 @@ public final class NetemuBench implements Runnable {
         @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
         List<String> extra;
 
+        /** Refuses bad counts as a usage error (exit 2, the option named) before the cluster is brought up. */
+        void checkOptions() {
+            try {
+                atLeast("--hosts", hosts, 2);
+                atLeast("--rows", rows, 1000);
+                atLeast("--repeats", repeats, 1);
+                atLeast("--warmups", warmups, 0);
+                if (genMaps != null) {
+                    atLeast("--gen-maps", genMaps, 1);
+                }
+                if (reduces != null) {
+                    atLeast("--reduces", reduces, 1);
+                }
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+        }
+
         @Override
         public Integer call() throws Exception {
-            if (rows < 1000 || repeats < 1 || warmups < 0) {
-                throw new IllegalArgumentException("need --rows >= 1000, --repeats >= 1, --warmups >= 0");
+            checkOptions();
+            if (checkOptions) {
+                return 0;
             }
             Files.createDirectories(out);
             List<Long> nms = new ArrayList<>();
@@ -332,6 +423,13 @@ public final class NetemuBench implements Runnable {
             YarnReport.writeAll(out, config, runs);
             System.out.println(Files.readString(out.resolve("summary.md")));
             return 0;
+        }
+    }
+
+    /** {@code value >= min}, or an IllegalArgumentException naming the option. */
+    static void atLeast(String option, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(option + " must be at least " + min + ", got " + value);
         }
     }
 

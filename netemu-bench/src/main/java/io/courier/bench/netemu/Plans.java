@@ -18,8 +18,31 @@ final class Plans {
     static final long BULK_BYTES = 128 * 1024;
     static final int REDUCERS = 20;
     static final int FETCHES = 5;
+    /** Every family {@link #build} knows, in the full plan's order. */
+    static final List<String> FAMILIES = List.of("small", "bulk", "mixed", "fetch-sweep", "reducer-sweep");
 
     private Plans() {
+    }
+
+    /**
+     * The families to run: {@code requested} as given, or the plan's default (all of them) when null.
+     *
+     * @throws IllegalArgumentException naming a family no plan knows, or when none is named
+     */
+    static List<String> families(List<String> requested, boolean quick) {
+        if (requested == null) {
+            return quick ? List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed") : FAMILIES;
+        }
+        for (String f : requested) {
+            if (!FAMILIES.contains(f)) {
+                throw new IllegalArgumentException("unknown family '" + f + "' in --families (known: "
+                        + String.join(", ", FAMILIES) + ")");
+            }
+        }
+        if (requested.isEmpty()) {
+            throw new IllegalArgumentException("--families names no family");
+        }
+        return requested;
     }
 
     /**

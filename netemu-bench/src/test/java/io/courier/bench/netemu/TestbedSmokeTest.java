@@ -141,4 +141,38 @@ class TestbedSmokeTest {
         // Idempotent: a second teardown is harmless.
         run(env(), SCRIPT.toString(), "teardown");
     }
+
+    /**
+     * Both harness scripts check the driver's options before they build anything: a wrong option exits 2 with the
+     * driver's one-line message, and no namespace, state directory or report directory is created.
+     */
+    @Test
+    void aWrongOptionStopsTheHarnessesBeforeTheyBuildAnything() throws Exception {
+        assumeTrue(available("id", "-u") && run(Map.of(), "id", "-u").trim().equals("0"),
+                "netemu option check skipped: the harness scripts need root");
+        assumeTrue(available("ip", "netns", "list"), "netemu option check skipped: 'ip netns' is not available");
+        Path out = Files.createTempDirectory("netemu-options").resolve("report");
+        Map<String, String> e = env();
+        e.put("CP", System.getProperty("java.class.path"));
+        e.put("OUT", out.toString());
+        String[][] cases = {
+            {SCRIPT.toString(), "bench", "--families", "small,smal"},
+            {SCRIPT.resolveSibling("yarn-cluster.sh").toString(), "bench", "--reduces", "0"},
+        };
+        String[] says = {"bin/courier bench netemu: unknown family 'smal' in --families",
+            "bin/courier bench netemu-yarn: --reduces must be at least 1, got 0"};
+        for (int i = 0; i < cases.length; i++) {
+            ProcessBuilder pb = new ProcessBuilder(cases[i]);
+            pb.environment().putAll(e);
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(45, TimeUnit.SECONDS), String.join(" ", cases[i]) + " did not finish");
+            assertEquals(2, p.exitValue(), String.join(" ", cases[i]) + ": " + err);
+            assertTrue(err.contains(says[i]), err);
+            assertFalse(run(Map.of(), "ip", "netns", "list").contains(PREFIX), "namespaces built: " + err);
+            assertFalse(Files.exists(Path.of(STATE)), "state directory created");
+            assertFalse(Files.exists(out), "report directory created");
+        }
+    }
 }
