@@ -30,7 +30,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Coflow scheduling on the mini cluster (issue "The coordinator"): a large and a small TeraSort share the
@@ -49,6 +51,9 @@ import picocli.CommandLine.Option;
 @Command(name = "coflow-minicluster", mixinStandardHelpOptions = true,
         description = "Two concurrent TeraSorts under coflow schedulers vs fair sharing, and a coordinator restart.")
 public final class CoflowSchedulingBenchmark implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--schedulers", split = ",", description = "Schedulers; the first is the baseline "
             + "(default: ${DEFAULT-VALUE}).")
     List<String> schedulers = Arrays.asList("fair", "aalo", "varys");
@@ -134,6 +139,17 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        OptionChecks checks = new OptionChecks(spec).atLeast("--repeats", repeats, 1)
+                .atLeast("--large-rows", largeRows, 1).atLeast("--small-rows", smallRows, 1)
+                .atLeast("--reduces", reduces, 1).atLeast("--nodes", nodes, 2).atLeast("--capacity", capacity, 1)
+                .fraction("--large-slowstart", largeSlowstart).fraction("--submit-small-at", submitSmallAt)
+                .atLeast("--epoch-ms", epochMillis, 1);
+        if (schedulers.isEmpty()) {
+            throw checks.error("--schedulers names no scheduler");
+        }
+        for (String s : schedulers) {
+            checks.scheduler("--schedulers", s);
+        }
         Files.createDirectories(workDir);
         Files.createDirectories(outDir);
         Path logFile = workDir.resolve("coflow-bench.log").toAbsolutePath();

@@ -9,7 +9,9 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The long coordinator chaos run ({@code bin/courier chaos-bench}): more jobs and more rounds of
@@ -19,6 +21,9 @@ import picocli.CommandLine.Option;
 @Command(name = "chaos-bench", mixinStandardHelpOptions = true,
         description = "Concurrent TeraSorts while the primary coordinator is stopped and restarted repeatedly.")
 public final class CoordinatorChaosBenchmark implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--jobs", description = "Concurrent TeraSorts per phase (default: ${DEFAULT-VALUE}).")
     int jobs = 4;
 
@@ -61,6 +66,10 @@ public final class CoordinatorChaosBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        new OptionChecks(spec).atLeast("--jobs", jobs, 1).atLeast("--rounds", rounds, 1).atLeast("--rows", rows, 1)
+                .atLeast("--reduces", reduces, 1).atLeast("--nodes", nodes, 2).atLeast("--up-ms", upMillis, 1)
+                .atLeast("--down-ms", downMillis, 1).scheduler("--scheduler", scheduler)
+                .atLeast("--capacity", capacity, 1);
         Files.createDirectories(workDir);
         Path logFile = workDir.resolve("coordinator-chaos.log").toAbsolutePath();
         DemoLogging.toFile(logFile);

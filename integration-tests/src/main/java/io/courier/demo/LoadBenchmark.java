@@ -31,7 +31,9 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.util.ToolRunner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Load on the mini cluster (issue "Hardening"): {@code --jobs} tiny TeraSorts with {@code --reduces} reducers each
@@ -43,6 +45,9 @@ import picocli.CommandLine.Option;
 @Command(name = "load-bench", mixinStandardHelpOptions = true,
         description = "Many concurrent tiny TeraSorts with many reducers through the Courier proxies.")
 public final class LoadBenchmark implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--jobs", description = "Concurrent jobs (default: ${DEFAULT-VALUE}).")
     int jobs = 20;
 
@@ -108,6 +113,9 @@ public final class LoadBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        new OptionChecks(spec).atLeast("--jobs", jobs, 1).atLeast("--reduces", reduces, 1).atLeast("--rows", rows, 1)
+                .atLeast("--maps", maps, 1).atLeast("--nodes", nodes, 1).atLeast("--nm-memory-mb", nmMemory, 1)
+                .atLeast("--max-shuffle-connections", maxShuffleConnections, 0);
         Files.createDirectories(workDir);
         Path logFile = workDir.resolve("load-bench.log").toAbsolutePath();
         DemoLogging.toFile(logFile);

@@ -17,7 +17,9 @@ import io.courier.it.NodeShuffleService;
 import io.courier.it.OutputDigest;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * TeraSort on one embedded 3-NodeManager cluster, stock shuffle versus Courier, in alternating repeats (the order
@@ -29,6 +31,9 @@ import picocli.CommandLine.Option;
 @Command(name = "terasort-minicluster", mixinStandardHelpOptions = true,
         description = "TeraSort stock vs Courier on an embedded mini cluster, alternating repeats.")
 public final class TeraSortBenchmark implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--repeats", description = "Stock/Courier pairs (default: ${DEFAULT-VALUE}).")
     int repeats = 5;
 
@@ -65,6 +70,8 @@ public final class TeraSortBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        new OptionChecks(spec).atLeast("--repeats", repeats, 1).atLeast("--rows", rows, 1).atLeast("--maps", maps, 1)
+                .atLeast("--reduces", reduces, 1).atLeast("--nodes", nodes, 1);
         Files.createDirectories(workDir);
         Files.createDirectories(outDir);
         Path logFile = workDir.resolve("terasort-bench.log").toAbsolutePath();

@@ -1,11 +1,10 @@
 package io.courier.bench.netemu;
 
-import io.courier.scheduler.registry.SchedulerRegistry;
+import io.courier.demo.OptionChecks;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.File;
@@ -27,7 +26,8 @@ import java.util.concurrent.Callable;
  * {@code bench/netemu/yarn-cluster.sh}.
  */
 @Command(name = "netemu-bench", mixinStandardHelpOptions = true, subcommands = {NetemuBench.Agent.class,
-    NetemuBench.Run.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class}, description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
+    NetemuBench.Run.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class},
+        description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
 public final class NetemuBench implements Runnable {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -154,27 +154,28 @@ public final class NetemuBench implements Runnable {
          * only after the testbed is up: bad counts, unknown modes, families or coordinator scheduler.
          */
         void checkOptions() {
+            OptionChecks checks = new OptionChecks(spec).atLeast("--hosts", hosts, 2)
+                    .atLeast("--rate-mbit", rateMbit, 1).atLeast("--warmups", warmups, 0);
+            if (repeats != null) {
+                checks.atLeast("--repeats", repeats, 1);
+            }
+            if (mixedCoflows != null) {
+                checks.atLeast("--mixed-coflows", mixedCoflows, 1);
+            }
+            List<Mode> modes;
             try {
-                atLeast("--hosts", hosts, 2);
-                atLeast("--rate-mbit", rateMbit, 1);
-                atLeast("--warmups", warmups, 0);
-                if (repeats != null) {
-                    atLeast("--repeats", repeats, 1);
-                }
-                if (mixedCoflows != null) {
-                    atLeast("--mixed-coflows", mixedCoflows, 1);
-                }
                 Plans.families(families, quick);
-                if (modes().contains(Mode.COURIER_COORD)) {
-                    SchedulerRegistry.standard().factory(coordinatorScheduler);
-                    atLeast("--coordinator-epoch-ms", coordinatorEpochMillis, 1);
-                    atLeast("--coordination-timeout-s", coordinationTimeoutSec, 1);
-                    if (coordinatorCapacity != null) {
-                        atLeast("--coordinator-capacity", coordinatorCapacity, 1);
-                    }
-                }
+                modes = modes();
             } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+                throw checks.error(e.getMessage());
+            }
+            if (modes.contains(Mode.COURIER_COORD)) {
+                checks.scheduler("--coordinator-scheduler", coordinatorScheduler)
+                        .atLeast("--coordinator-epoch-ms", coordinatorEpochMillis, 1)
+                        .atLeast("--coordination-timeout-s", coordinationTimeoutSec, 1);
+                if (coordinatorCapacity != null) {
+                    checks.atLeast("--coordinator-capacity", coordinatorCapacity, 1);
+                }
             }
         }
 
@@ -346,19 +347,13 @@ public final class NetemuBench implements Runnable {
 
         /** Refuses bad counts as a usage error (exit 2, the option named) before the cluster is brought up. */
         void checkOptions() {
-            try {
-                atLeast("--hosts", hosts, 2);
-                atLeast("--rows", rows, 1000);
-                atLeast("--repeats", repeats, 1);
-                atLeast("--warmups", warmups, 0);
-                if (genMaps != null) {
-                    atLeast("--gen-maps", genMaps, 1);
-                }
-                if (reduces != null) {
-                    atLeast("--reduces", reduces, 1);
-                }
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            OptionChecks checks = new OptionChecks(spec).atLeast("--hosts", hosts, 2).atLeast("--rows", rows, 1000)
+                    .atLeast("--repeats", repeats, 1).atLeast("--warmups", warmups, 0);
+            if (genMaps != null) {
+                checks.atLeast("--gen-maps", genMaps, 1);
+            }
+            if (reduces != null) {
+                checks.atLeast("--reduces", reduces, 1);
             }
         }
 
@@ -423,13 +418,6 @@ public final class NetemuBench implements Runnable {
             YarnReport.writeAll(out, config, runs);
             System.out.println(Files.readString(out.resolve("summary.md")));
             return 0;
-        }
-    }
-
-    /** {@code value >= min}, or an IllegalArgumentException naming the option. */
-    static void atLeast(String option, long value, long min) {
-        if (value < min) {
-            throw new IllegalArgumentException(option + " must be at least " + min + ", got " + value);
         }
     }
 
