@@ -41,6 +41,11 @@ public final class CoordinationConfig {
     /** This node's port capacity (both directions), bytes/s; 0 = unknown (the coordinator's default applies). */
     public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
 
+    /** Every key {@link #fromProperties} reads. */
+    public static final List<String> KEYS = Collections.unmodifiableList(java.util.Arrays.asList(ADDRESS,
+            CLIENT_HOST, CLIENT_PORT, CLIENT_RESTART, PRIMARY_PROBE, REPORT_INTERVAL, REPORT_TOLERANCE, REPORT_HEARTBEAT,
+            ACK_TIMEOUT, REGISTER_RETRY, FALLBACK_EPOCH, CAPACITY));
+
     private final String coordinatorHost;
     private final int coordinatorPort;
     private final long reportIntervalMillis;
@@ -107,14 +112,21 @@ public final class CoordinationConfig {
     }
 
     /**
-     * Reads the keys above from {@code props} (other keys are ignored); absent keys take the defaults: report
+     * Reads the keys above from {@code props} (any other key is refused); absent keys take the defaults: report
      * every 10 ms, fall back after 2 000 ms of silence, retry registration every 500 ms, client on the proxy's
      * host and any port, fallback epoch 10 ms (Stream's Δ), capacity 0 (unknown), probe the primary every 5 000 ms
      * while following a standby, reports suppressed within a tolerance of 0.01 with a 100 ms heartbeat. {@link #ADDRESS} is a comma-separated list: the primary, then standbys.
      *
-     * @throws IllegalArgumentException naming the key, for a bad value
+     * @throws IllegalArgumentException naming the key, for an unknown key or a bad value
      */
     public static CoordinationConfig fromProperties(Map<String, String> props) {
+        for (String key : props.keySet()) {
+            // A misspelt key would otherwise leave the node without its coordinator, or with a default, silently.
+            if (!KEYS.contains(key)) {
+                throw new IllegalArgumentException("unknown setting '" + key + "' (known: " + String.join(", ", KEYS)
+                        + ")");
+            }
+        }
         String address = trimmed(props.get(ADDRESS));
         String host = null;
         int port = 0;

@@ -207,7 +207,7 @@ public final class ProxyConfig {
                     case BLOCKS_PER_RUN: c.blocksPerRun = Integer.parseInt(v); break;
                     case RECEIVE_SOCKET_BUFFER: c.receiveSocketBuffer = Integer.parseInt(v); break;
                     case PACING_BURST: c.pacingBurst = Long.parseLong(v); break;
-                    case TRANSFER_TO: c.transferTo = Boolean.parseBoolean(v); break;
+                    case TRANSFER_TO: c.transferTo = parseBoolean(TRANSFER_TO, v); break;
                     case CONNECT_TIMEOUT: c.connectTimeoutMillis = Integer.parseInt(v); break;
                     case MAX_NUM: c.maxNum = Integer.parseInt(v); break;
                     case MIN_SIZE: c.minSize = Double.parseDouble(v); break;

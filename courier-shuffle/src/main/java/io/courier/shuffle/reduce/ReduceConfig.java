@@ -36,7 +36,11 @@ public final class ReduceConfig {
      * {@code yarn.nodemanager.recovery.enabled}.
      */
     public static final String FETCH_RETRY_ENABLED = "mapreduce.reduce.shuffle.fetch.retry.enabled";
-    /** How long a host may keep failing that way before its maps count as failed (Hadoop's key and default). */
+    /**
+     * How long a host may keep failing that way before its maps count as failed (Hadoop's key; Hadoop's
+     * mapred-default.xml sets 30000, and {@link #DEFAULT_FETCH_RETRY_TIMEOUT} applies only where that file is not
+     * loaded, as Hadoop's Fetcher falls back to its 3-minute stall timeout).
+     */
     public static final String FETCH_RETRY_TIMEOUT = "mapreduce.reduce.shuffle.fetch.retry.timeout-ms";
     /** Pause between two such retries (Hadoop's key and default). */
     public static final String FETCH_RETRY_INTERVAL = "mapreduce.reduce.shuffle.fetch.retry.interval-ms";
@@ -91,16 +95,23 @@ public final class ReduceConfig {
 
     /** The values in {@code conf}, defaults for absent keys. @throws IllegalArgumentException naming a bad key */
     public static ReduceConfig from(Configuration conf) {
-        return new ReduceConfig((int) longValue(conf, HOSTS_PARALLEL, DEFAULT_HOSTS_PARALLEL),
-                (int) longValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
+        return new ReduceConfig(intValue(conf, HOSTS_PARALLEL, DEFAULT_HOSTS_PARALLEL),
+                intValue(conf, LOCAL_PROXY_RETRIES, DEFAULT_LOCAL_PROXY_RETRIES),
                 longValue(conf, LOCAL_PROXY_RETRY_INTERVAL, DEFAULT_LOCAL_PROXY_RETRY_INTERVAL),
                 longValue(conf, HEADER_TIMEOUT, DEFAULT_HEADER_TIMEOUT),
                 longValue(conf, READ_TIMEOUT, longValue(conf, HADOOP_READ_TIMEOUT, DEFAULT_READ_TIMEOUT)),
                 conf.getBoolean(FETCH_RETRY_ENABLED, conf.getBoolean(NM_RECOVERY_ENABLED, false)),
                 longValue(conf, FETCH_RETRY_TIMEOUT, DEFAULT_FETCH_RETRY_TIMEOUT),
                 longValue(conf, FETCH_RETRY_INTERVAL, DEFAULT_FETCH_RETRY_INTERVAL),
-                (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE,
-                        longValue(conf, STREAM_WINDOW, DEFAULT_STREAM_WINDOW))));
+                intValue(conf, STREAM_WINDOW, DEFAULT_STREAM_WINDOW));
+    }
+
+    /**
+     * {@link #longValue} clamped to the int range, so that the range check refuses a value beyond it instead of
+     * seeing what is left of it after a cast (4294967312 would read as 16).
+     */
+    private static int intValue(Configuration conf, String key, long dflt) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, longValue(conf, key, dflt)));
     }
 
     /** This configuration with Hadoop's fetch retry settings replaced (see {@link #FETCH_RETRY_ENABLED}). */

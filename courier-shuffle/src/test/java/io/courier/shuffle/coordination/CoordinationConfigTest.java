@@ -45,6 +45,17 @@ class CoordinationConfigTest {
     }
 
     @Test
+    void anUnknownKeyIsRefusedNamingItAndTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> parse("courier.coordinator.adress", "coord-a:17400"));
+        assertTrue(e.getMessage().contains("unknown setting 'courier.coordinator.adress'")
+                && e.getMessage().contains(CoordinationConfig.ADDRESS), e.getMessage());
+        for (String key : CoordinationConfig.KEYS) {
+            assertFalse(parse(key, "").coordinated(), key + " is known (an empty value takes the default)");
+        }
+    }
+
+    @Test
     void aBadEntryNamesTheKeyAndTheEntry() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> parse(CoordinationConfig.ADDRESS, "coord-a:17400,coord-b"));

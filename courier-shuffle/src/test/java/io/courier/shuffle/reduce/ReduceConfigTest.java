@@ -50,6 +50,15 @@ class ReduceConfigTest {
         c3.set(ReduceConfig.STREAM_WINDOW, "99999999999");
         e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c3));
         assertTrue(e.getMessage().contains(ReduceConfig.STREAM_WINDOW), e.getMessage());
+        // Beyond the int range: refused, not read as what a cast leaves of it (2^32 + 16 would be 16).
+        Configuration c4 = new Configuration(false);
+        c4.set(ReduceConfig.HOSTS_PARALLEL, "4294967312");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c4));
+        assertTrue(e.getMessage().contains(ReduceConfig.HOSTS_PARALLEL), e.getMessage());
+        Configuration c5 = new Configuration(false);
+        c5.set(ReduceConfig.LOCAL_PROXY_RETRIES, "4294967298");
+        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c5));
+        assertTrue(e.getMessage().contains(ReduceConfig.LOCAL_PROXY_RETRIES), e.getMessage());
     }
 
     @Test
