@@ -26,7 +26,21 @@ public final class CoordinatorSettings {
     private final int maxFrameBytes;
     private final Map<String, Double> priorityWeights;
 
+    /** The settings under {@code courier.coordinator} besides the open maps below. */
+    static final java.util.List<String> KEYS = java.util.Arrays.asList("hostname", "port", "http.host", "http.port",
+            "scheduler.name", "epoch", "default-capacity.up", "default-capacity.down", "node-expiry",
+            "max-frame-bytes");
+    /** Maps whose entries are names of their own: scheduler parameters and priority names. */
+    private static final String[] OPEN_MAPS = {"scheduler.parameters.", "priority-weights."};
+
     private CoordinatorSettings(Config c) {
+        for (Map.Entry<String, ConfigValue> e : c.entrySet()) {
+            // A misspelt key would otherwise be ignored and its setting left at the default without a word.
+            if (!known(e.getKey())) {
+                throw new ConfigException.BadPath("courier.coordinator." + e.getKey(), "unknown setting (known: "
+                        + String.join(", ", KEYS) + ", scheduler.parameters.<name>, priority-weights.<priority>)");
+            }
+        }
         this.hostname = c.getString("hostname");
         this.port = port(c, "port", true);
         this.httpHost = c.getString("http.host");
@@ -61,6 +75,18 @@ public final class CoordinatorSettings {
             weights.put(e.getKey(), w);
         }
         this.priorityWeights = Collections.unmodifiableMap(weights);
+    }
+
+    private static boolean known(String key) {
+        if (KEYS.contains(key)) {
+            return true;
+        }
+        for (String prefix : OPEN_MAPS) {
+            if (key.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads {@code courier.coordinator} from a full configuration. */

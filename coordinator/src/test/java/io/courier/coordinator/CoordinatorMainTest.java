@@ -50,6 +50,24 @@ class CoordinatorMainTest {
     }
 
     @Test
+    void anUnknownKeyInTheFileFailsAtStartNamingIt() throws IOException {
+        File conf = dir.resolve("typo.conf").toFile();
+        Files.write(conf.toPath(), ("courier.coordinator { node-expiry = 3s, epok = 50ms }")
+                .getBytes(StandardCharsets.UTF_8));
+        com.typesafe.config.ConfigException e = assertThrows(com.typesafe.config.ConfigException.class,
+                () -> settings("--conf", conf.getPath()));
+        assertTrue(e.getMessage().contains("courier.coordinator.epok") && e.getMessage().contains("unknown setting"),
+                e.getMessage());
+        assertEquals(2, new CommandLine(new CoordinatorMain()).execute("--conf", conf.getPath(), "--port", "0",
+                "--http-port", "0"));
+        // Scheduler parameters and priority names are maps of their own: any name is a key there.
+        Files.write(conf.toPath(), ("courier.coordinator { scheduler { name = aalo, parameters { epoch = 1 } },"
+                + " priority-weights { URGENT = 16 } }").getBytes(StandardCharsets.UTF_8));
+        CoordinatorSettings ok = settings("--conf", conf.getPath());
+        assertEquals("1", ok.schedulerParameters().get("epoch"));
+    }
+
+    @Test
     void anUnknownSchedulerFailsAtStartWithTheValidNames() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Coordinator.start(settings("--scheduler", "nope", "--port", "0"), ConfigFactoryHolder.load(),

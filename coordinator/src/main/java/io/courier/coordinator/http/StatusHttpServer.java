@@ -42,17 +42,11 @@ public final class StatusHttpServer implements AutoCloseable {
         final byte[] page = resource("/io/courier/coordinator/http/index.html");
         final StatusJson json = new StatusJson();
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 32);
-        server.createContext("/api/v1/status", get(exchange -> send(exchange, 200, "application/json; charset=utf-8",
-                json.render(snapshot(status)))));
-        server.createContext("/metrics", get(exchange -> send(exchange, 200, "text/plain; version=0.0.4; charset=utf-8",
-                PrometheusText.render(snapshot(status)))));
-        server.createContext("/", get(exchange -> {
-            if (!"/".equals(exchange.getRequestURI().getPath())) {
-                send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
-            } else {
-                send(exchange, 200, "text/html; charset=utf-8", page);
-            }
-        }));
+        server.createContext("/api/v1/status", get("/api/v1/status", exchange -> send(exchange, 200,
+                "application/json; charset=utf-8", json.render(snapshot(status)))));
+        server.createContext("/metrics", get("/metrics", exchange -> send(exchange, 200,
+                "text/plain; version=0.0.4; charset=utf-8", PrometheusText.render(snapshot(status)))));
+        server.createContext("/", get("/", exchange -> send(exchange, 200, "text/html; charset=utf-8", page)));
         ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "courier-coordinator-http");
             t.setDaemon(true);
@@ -95,9 +89,17 @@ public final class StatusHttpServer implements AutoCloseable {
         void handle(HttpExchange exchange) throws IOException;
     }
 
-    private static HttpHandler get(final Endpoint endpoint) {
+    /**
+     * {@code endpoint} for GET and HEAD of exactly {@code path}: the JDK server hands a context every path that
+     * starts with its own, so {@code /metricsX} or {@code /api/v1/status/x} would otherwise be served too.
+     */
+    private static HttpHandler get(final String path, final Endpoint endpoint) {
         return exchange -> {
             try {
+                if (!path.equals(exchange.getRequestURI().getPath())) {
+                    send(exchange, 404, "text/plain; charset=utf-8", "not found\n".getBytes(StandardCharsets.UTF_8));
+                    return;
+                }
                 if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
                     exchange.getResponseHeaders().set("Allow", "GET, HEAD");
                     send(exchange, 405, "text/plain; charset=utf-8", "method not allowed\n".getBytes(StandardCharsets.UTF_8));

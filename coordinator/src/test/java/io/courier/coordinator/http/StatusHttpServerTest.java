@@ -116,6 +116,10 @@ class StatusHttpServerTest {
         assertEquals(200, page.code);
         assertTrue(page.body.contains("api/v1/status"), "the page polls the JSON");
         assertEquals(404, get("/nothing").code);
+        // The JDK server hands a context every path that starts with its own: only the exact paths are served.
+        assertEquals(404, get("/metricsX").code);
+        assertEquals(404, get("/api/v1/status/x").code);
+        assertEquals(404, get("/index.html").code);
         HttpURLConnection c = (HttpURLConnection) new URL("http://127.0.0.1:" + http.port() + "/metrics").openConnection();
         c.setRequestMethod("POST");
         assertEquals(405, c.getResponseCode());

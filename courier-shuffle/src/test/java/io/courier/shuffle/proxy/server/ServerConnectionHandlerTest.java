@@ -16,6 +16,7 @@ import io.courier.shuffle.proxy.protocol.FrameType;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.courier.shuffle.proxy.protocol.Wire;
+import io.courier.shuffle.proxy.schedule.FlowTally;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.SegmentSource;
@@ -165,6 +166,36 @@ class ServerConnectionHandlerTest {
         assertFalse(bad.isActive());
         assertArrayEquals(outputs.expectedSegment(files, 2), fetchAll(good, 1, 2, SECRET));
         assertTrue(good.isActive());
+    }
+
+    @Test
+    void aClientThatClosesMidStreamEndsTheStreamAndOthersAreServed() throws Exception {
+        EmbeddedChannel ch = handshaken(server());
+        Frames.written(ch); // the server's HANDSHAKE
+        byte[] mac = FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1);
+        send(ch, new FetchFrame(7, JOB, MAP, 1, Wire.MAX_DATA, mac));
+        long received = 0;
+        for (Object o : Frames.written(ch)) {
+            if (o instanceof DataFrame) {
+                received += ((DataFrame) o).content().readableBytes();
+                ((DataFrame) o).release();
+            }
+        }
+        assertEquals(Wire.MAX_DATA, received, "one window's worth, then the stream waits for credit");
+        FlowTally open = scheduler.ledger().snapshot().get(0);
+        assertEquals(1, open.streamsStarted());
+        assertEquals(0, open.streamsEnded());
+
+        ch.close(); // the fetcher goes away with the stream waiting for credit
+        FlowTally closed = scheduler.ledger().snapshot().get(0);
+        assertEquals(1, closed.streamsEnded(), "the stream ends with its connection: " + closed);
+        assertEquals(closed.requested() - Wire.MAX_DATA, closed.abandoned(), "what was never sent is abandoned");
+        assertEquals(0, closed.pending(), closed.toString());
+        assertTrue(closed.idle(), closed.toString());
+        EmbeddedChannel other = handshaken(server());
+        Frames.written(other); // its HANDSHAKE
+        assertArrayEquals(outputs.expectedSegment(files, 1), fetchAll(other, 1, 1, SECRET),
+                "another connection is served as before");
     }
 
     @Test
