@@ -9,8 +9,12 @@
 #        --submit-small-at 1.0]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/target/coflow-bench}"
-[ $# -gt 0 ] && shift
+# OUT_DIR is the first argument unless that is already an option.
+out="$root/target/coflow-bench"
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  out="$1"
+  shift
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 exec "$root/bin/courier" coflow-bench --out "$out" "$@"

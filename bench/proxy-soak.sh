@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Usage: bench/proxy-soak.sh [MINUTES]   (RESTART_MS from the environment; runs Maven offline: mvn -o)
 # Proxy soak on loopback (issue "Hardening"): ProxySoakTest for MINUTES minutes (default 15) — four proxies, jobs
 # added and removed, reducers stalling/cancelling/dropping connections, proxies restarted every RESTART_MS
 # (default 3000) — then the before/after resource check (threads, fds, pooled buffers, leaks, heap).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Courier proxy throughput harness: one merged loopback connection carrying N concurrent segment streams
 # versus a plain Netty zero-copy transfer of the same bytes over one connection.
-# Usage: bench/proxy-throughput.sh [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]   (run from anywhere)
+# Usage: bench/proxy-throughput.sh [streams=100] [segmentMiB=16] [rounds=5] [warmups=3]   (run from anywhere; Maven offline)
 # JAVA_OPTS may set -Dcourier.proxy.<key>=<value> (docs/configuration.md), -Dbench.readers=N (default 32) and
 # -Dbench.variants=plain,callback,stream (a Courier variant may add @<key>=<value>; a plain one @sndbuf=N,
 # @framed, @framed=N, @unframed, @credits, @decoder, @runs=N joined with '+'; docs/benchmarks.md); -Dbench.threads=true prints

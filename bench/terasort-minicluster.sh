@@ -6,8 +6,12 @@
 #        --repeats 5 --rows 200000 --reduces 3]            (run from anywhere; OUT_DIR default: target/terasort-bench)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/target/terasort-bench}"
-[ $# -gt 0 ] && shift
+# OUT_DIR is the first argument unless that is already an option.
+out="$root/target/terasort-bench"
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  out="$1"
+  shift
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 exec "$root/bin/courier" terasort-bench --out "$out" "$@"

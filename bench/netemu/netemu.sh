@@ -22,7 +22,8 @@
 #
 # Knobs (environment): N (8), RATE (50mbit), QLIMIT_BYTES (225000), HOST_QLEN (10000 packets), HOST_SHAPE (1),
 # CC (cubic), RTO_MIN_US (unset: kernel default 200 ms), PREFIX (cne-), SUBNET (10.201.0), MGMT_SUBNET (10.202.0;
-# must differ from SUBNET), STATE_DIR (/run/courier-netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
+# must differ from SUBNET), STATE_DIR (/run/courier-netemu), AGENT_JAVA_OPTS (-Xmx640m -XX:+UseSerialGC
+# -XX:TieredStopAtLevel=1: the agents' JVM options), JAVA (java); bench: CP, OUT (target/netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
 # Facts, numbers and pitfalls behind these choices: docs/benchmarks.md "Emulated network (netemu)".
 set -euo pipefail
 
@@ -266,7 +267,7 @@ cmd_start_agents() {
 }
 
 # The whole benchmark: setup, agents, coordinator (root namespace), report; teardown whatever happens.
-#   CP=<class path> OUT=<dir> netemu.sh bench [coordinator options: --quick --repeats N --families ...]
+#   CP=<class path> OUT=<dir> netemu.sh bench [benchmark driver options: --quick --repeats N --families ...]
 cmd_bench() {
   need_root
   [ -n "${CP:-}" ] || die "CP (the netemu-bench class path) is not set; use bin/courier bench netemu"
