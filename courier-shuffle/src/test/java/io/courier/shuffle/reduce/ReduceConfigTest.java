@@ -30,35 +30,23 @@ class ReduceConfigTest {
 
     @Test
     void badValuesNameTheKeyAndTheRange() {
-        Configuration conf = new Configuration(false);
-        conf.set(ReduceConfig.HOSTS_PARALLEL, "0");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(conf));
-        assertTrue(e.getMessage().contains(ReduceConfig.HOSTS_PARALLEL) && e.getMessage().contains("1..1024"),
-                e.getMessage());
-        conf.set(ReduceConfig.HOSTS_PARALLEL, "many");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(conf));
-        assertTrue(e.getMessage().contains("'many'"), e.getMessage());
-        Configuration c2 = new Configuration(false);
-        c2.set(ReduceConfig.HEADER_TIMEOUT, "-5");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c2));
-        assertTrue(e.getMessage().contains(ReduceConfig.HEADER_TIMEOUT), e.getMessage());
-        Configuration c3 = new Configuration(false);
-        c3.set(ReduceConfig.STREAM_WINDOW, "512");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c3));
-        assertTrue(e.getMessage().contains(ReduceConfig.STREAM_WINDOW) && e.getMessage().contains("1024.."),
-                e.getMessage());
-        c3.set(ReduceConfig.STREAM_WINDOW, "99999999999");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c3));
-        assertTrue(e.getMessage().contains(ReduceConfig.STREAM_WINDOW), e.getMessage());
+        refused(ReduceConfig.HOSTS_PARALLEL, "0", "1..1024");
+        refused(ReduceConfig.HOSTS_PARALLEL, "many", "'many'");
+        refused(ReduceConfig.HEADER_TIMEOUT, "-5", "");
+        refused(ReduceConfig.STREAM_WINDOW, "512", "1024..");
+        refused(ReduceConfig.STREAM_WINDOW, "99999999999", "");
         // Beyond the int range: refused, not read as what a cast leaves of it (2^32 + 16 would be 16).
-        Configuration c4 = new Configuration(false);
-        c4.set(ReduceConfig.HOSTS_PARALLEL, "4294967312");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c4));
-        assertTrue(e.getMessage().contains(ReduceConfig.HOSTS_PARALLEL), e.getMessage());
-        Configuration c5 = new Configuration(false);
-        c5.set(ReduceConfig.LOCAL_PROXY_RETRIES, "4294967298");
-        e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(c5));
-        assertTrue(e.getMessage().contains(ReduceConfig.LOCAL_PROXY_RETRIES), e.getMessage());
+        refused(ReduceConfig.HOSTS_PARALLEL, "4294967312", "");
+        refused(ReduceConfig.LOCAL_PROXY_RETRIES, "4294967298", "");
+    }
+
+    /** {@code key=value} alone fails {@link ReduceConfig#from} with a message naming the key and {@code also}. */
+    private static void refused(String key, String value, String also) {
+        Configuration conf = new Configuration(false);
+        conf.set(key, value);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ReduceConfig.from(conf));
+        assertTrue(e.getMessage().contains(key) && e.getMessage().contains(also), key + "=" + value + ": "
+                + e.getMessage());
     }
 
     @Test
