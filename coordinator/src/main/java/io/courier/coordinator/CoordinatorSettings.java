@@ -3,8 +3,10 @@ package io.courier.coordinator;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigValue;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,7 +29,7 @@ public final class CoordinatorSettings {
     private final Map<String, Double> priorityWeights;
 
     /** The settings under {@code courier.coordinator} besides the open maps below. */
-    static final java.util.List<String> KEYS = java.util.Arrays.asList("hostname", "port", "http.host", "http.port",
+    static final List<String> KEYS = Arrays.asList("hostname", "port", "http.host", "http.port",
             "scheduler.name", "epoch", "default-capacity.up", "default-capacity.down", "node-expiry",
             "max-frame-bytes");
     /** Maps whose entries are names of their own: scheduler parameters and priority names. */

@@ -1,6 +1,7 @@
 package io.courier.shuffle.coordination;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -42,9 +43,9 @@ public final class CoordinationConfig {
     public static final String CAPACITY = "courier.proxy.capacity.bytes-per-second";
 
     /** Every key {@link #fromProperties} reads. */
-    public static final List<String> KEYS = Collections.unmodifiableList(java.util.Arrays.asList(ADDRESS,
-            CLIENT_HOST, CLIENT_PORT, CLIENT_RESTART, PRIMARY_PROBE, REPORT_INTERVAL, REPORT_TOLERANCE, REPORT_HEARTBEAT,
-            ACK_TIMEOUT, REGISTER_RETRY, FALLBACK_EPOCH, CAPACITY));
+    public static final List<String> KEYS = Collections.unmodifiableList(Arrays.asList(ADDRESS, CLIENT_HOST,
+            CLIENT_PORT, CLIENT_RESTART, PRIMARY_PROBE, REPORT_INTERVAL, REPORT_TOLERANCE, REPORT_HEARTBEAT, ACK_TIMEOUT,
+            REGISTER_RETRY, FALLBACK_EPOCH, CAPACITY));
 
     private final String coordinatorHost;
     private final int coordinatorPort;

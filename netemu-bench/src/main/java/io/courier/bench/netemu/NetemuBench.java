@@ -164,7 +164,7 @@ public final class NetemuBench implements Runnable {
             }
             List<Mode> modes;
             try {
-                Plans.families(families, quick);
+                Plans.families(families);
                 modes = modes();
             } catch (IllegalArgumentException e) {
                 throw checks.error(e.getMessage());
@@ -194,7 +194,7 @@ public final class NetemuBench implements Runnable {
             List<Mode> modes = modes();
             Files.createDirectories(out);
             int reps = repeats != null ? repeats : quick ? 3 : 5;
-            List<String> fams = Plans.families(families, quick);
+            List<String> fams = Plans.families(families);
             int mixed = mixedCoflows != null ? mixedCoflows : quick ? 8 : 25;
             Testbed testbed = new Testbed(prefix, subnet, hosts);
             List<AgentClient> agents = BenchRunner.clients(socketDir, hosts);

@@ -18,20 +18,20 @@ final class Plans {
     static final long BULK_BYTES = 128 * 1024;
     static final int REDUCERS = 20;
     static final int FETCHES = 5;
-    /** Every family {@link #build} knows, in the full plan's order. */
-    static final List<String> FAMILIES = List.of("small", "bulk", "mixed", "fetch-sweep", "reducer-sweep");
+    /** Every family {@link #build} knows, in the order it runs them (whatever order they are named in). */
+    static final List<String> FAMILIES = List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed");
 
     private Plans() {
     }
 
     /**
-     * The families to run: {@code requested} as given, or the plan's default (all of them) when null.
+     * The families to run: {@code requested} as given, or all of them when null (both plans).
      *
      * @throws IllegalArgumentException naming a family no plan knows, or when none is named
      */
-    static List<String> families(List<String> requested, boolean quick) {
+    static List<String> families(List<String> requested) {
         if (requested == null) {
-            return quick ? List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed") : FAMILIES;
+            return FAMILIES;
         }
         for (String f : requested) {
             if (!FAMILIES.contains(f)) {

@@ -68,14 +68,16 @@ record TcpConnections(int total, Map<String, Integer> byPeer, int onPorts, Map<S
             if (peer.equals(ownIp) || !peer.startsWith(subnet + ".")) {
                 continue;
             }
-            if (!ignoredPorts.isEmpty() && (ignoredPorts.contains(port(f[1], lines[i]))
-                    || ignoredPorts.contains(port(f[2], lines[i])))) {
+            // Both ports parsed once: the sampler reads every host's table every 20 ms during a run.
+            boolean byPort = !ignoredPorts.isEmpty() || !countedPorts.isEmpty();
+            int local = byPort ? port(f[1], lines[i]) : -1;
+            int remote = byPort ? port(f[2], lines[i]) : -1;
+            if (ignoredPorts.contains(local) || ignoredPorts.contains(remote)) {
                 continue;
             }
             peers.merge(peer, 1, Integer::sum);
             total++;
-            if (!countedPorts.isEmpty() && (countedPorts.contains(port(f[1], lines[i]))
-                    || countedPorts.contains(port(f[2], lines[i])))) {
+            if (countedPorts.contains(local) || countedPorts.contains(remote)) {
                 countedPeers.merge(peer, 1, Integer::sum);
                 counted++;
             }

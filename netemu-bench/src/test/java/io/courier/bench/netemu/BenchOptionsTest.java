@@ -101,9 +101,9 @@ class BenchOptionsTest {
 
     @Test
     void familiesDefaultToEveryFamilyAndRefuseAnEmptyList() {
-        assertEquals(Plans.FAMILIES.size(), Plans.families(null, true).size());
-        assertTrue(Plans.families(null, false).containsAll(Plans.FAMILIES));
-        assertEquals(List.of("bulk"), Plans.families(List.of("bulk"), false));
-        assertThrows(IllegalArgumentException.class, () -> Plans.families(List.of(), false));
+        assertEquals(Plans.FAMILIES.size(), Plans.families(null).size());
+        assertTrue(Plans.families(null).containsAll(Plans.FAMILIES));
+        assertEquals(List.of("bulk"), Plans.families(List.of("bulk")));
+        assertThrows(IllegalArgumentException.class, () -> Plans.families(List.of()));
     }
 }
