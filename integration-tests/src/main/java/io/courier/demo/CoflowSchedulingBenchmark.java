@@ -1,7 +1,6 @@
 package io.courier.demo;
 
 import java.io.PrintStream;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -26,6 +25,7 @@ import io.courier.it.JobRun;
 import io.courier.it.MiniCourierCluster;
 import io.courier.it.NodeShuffleService;
 import io.courier.it.OutputDigest;
+import io.courier.shuffle.nm.PortPairPicker;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
 import picocli.CommandLine;
@@ -157,9 +157,9 @@ public final class CoflowSchedulingBenchmark implements Callable<Integer> {
         System.setOut(new PrintStream(Files.newOutputStream(workDir.resolve("coflow-bench.stdout.log")), true,
                 StandardCharsets.UTF_8));
         String started = Instant.now().toString();
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        // Outside the kernel's ephemeral range: the coordinator's port is free between scheduler switches and for
+        // the restart case's 5 s outage, while the cluster's outgoing connections draw local ports from that range.
+        port = PortPairPicker.pick(0);
         Map<String, String> nodeSettings = new LinkedHashMap<>();
         nodeSettings.put("courier.coordinator.address", "127.0.0.1:" + port);
         nodeSettings.put("courier.proxy.capacity.bytes-per-second", String.valueOf(capacity));

@@ -1,6 +1,5 @@
 package io.courier.demo;
 
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +17,7 @@ import io.courier.it.NodeShuffleService;
 import io.courier.it.OutputDigest;
 import io.courier.shuffle.coordination.ProxyCoordination;
 import io.courier.shuffle.nm.CourierShuffleHandler;
+import io.courier.shuffle.nm.PortPairPicker;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
 import org.slf4j.Logger;
@@ -98,24 +98,15 @@ final class CoordinatorChaosRun {
     }
 
     Result run() throws Exception {
-        int primaryPort = freePort();
-        int standbyPort = freePort();
-        Map<String, String> nodeSettings = new LinkedHashMap<>();
-        nodeSettings.put("courier.coordinator.address", "127.0.0.1:" + primaryPort + ",127.0.0.1:" + standbyPort);
-        nodeSettings.put("courier.proxy.capacity.bytes-per-second", String.valueOf(s.capacity()));
-        nodeSettings.put("courier.coordinator.register-retry-ms", "500");
-        // Return to the primary within a second of its restart, so that every outage is a full round trip.
-        nodeSettings.put("courier.coordinator.primary-probe-ms", "1000");
-        // Several jobs at once need more than 2 containers of 512 MB per NodeManager.
-        // The jobs run at once, not one after the other: the capacity scheduler's default lets ApplicationMasters
-        // take only 10% of the cluster.
-        nodeSettings.put("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
-        // Room for every container of every job at once (an AM, 3 maps and the reducers, 512 MB each).
-        nodeSettings.put("yarn.minicluster.yarn.nodemanager.resource.memory-mb",
-                String.valueOf(Math.max(3072, (long) s.jobs() * (4 + s.reduces()) * 512 / s.nodes())));
+        // Outside the kernel's ephemeral range: the primary's port is free for seconds at every outage, while the
+        // cluster's many outgoing connections draw their local ports from that range (one landing on it would fail
+        // the restart). The standby binds before the primary's port is drawn, so the two cannot be the same.
+        int standbyPort = PortPairPicker.pick(0);
         InProcessCoordinator standby = InProcessCoordinator.start(s.scheduler(), standbyPort, s.epochMillis());
         InProcessCoordinator primary = null;
         try {
+            int primaryPort = PortPairPicker.pick(0);
+            Map<String, String> nodeSettings = nodeSettings(primaryPort, standbyPort);
             primary = InProcessCoordinator.start(s.scheduler(), primaryPort, s.epochMillis());
             try (MiniCourierCluster cluster = MiniCourierCluster.start("coordinator-chaos", s.nodes(),
                     NodeShuffleService.COURIER, s.workDir().resolve("cluster"), nodeSettings)) {
@@ -267,9 +258,21 @@ final class CoordinatorChaosRun {
         }
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (ServerSocket free = new ServerSocket(0)) {
-            return free.getLocalPort();
-        }
+    /** What the NodeManagers and jobs see: both coordinators, fast re-registration, room for all jobs at once. */
+    private Map<String, String> nodeSettings(int primaryPort, int standbyPort) {
+        Map<String, String> nodeSettings = new LinkedHashMap<>();
+        nodeSettings.put("courier.coordinator.address", "127.0.0.1:" + primaryPort + ",127.0.0.1:" + standbyPort);
+        nodeSettings.put("courier.proxy.capacity.bytes-per-second", String.valueOf(s.capacity()));
+        nodeSettings.put("courier.coordinator.register-retry-ms", "500");
+        // Return to the primary within a second of its restart, so that every outage is a full round trip.
+        nodeSettings.put("courier.coordinator.primary-probe-ms", "1000");
+        // Several jobs at once need more than 2 containers of 512 MB per NodeManager.
+        // The jobs run at once, not one after the other: the capacity scheduler's default lets ApplicationMasters
+        // take only 10% of the cluster.
+        nodeSettings.put("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+        // Room for every container of every job at once (an AM, 3 maps and the reducers, 512 MB each).
+        nodeSettings.put("yarn.minicluster.yarn.nodemanager.resource.memory-mb",
+                String.valueOf(Math.max(3072, (long) s.jobs() * (4 + s.reduces()) * 512 / s.nodes())));
+        return nodeSettings;
     }
 }

@@ -151,11 +151,12 @@ public final class MiniCourierCluster implements AutoCloseable {
             return t;
         });
         List<Future<RecoverableNodeManager>> starts = new ArrayList<>();
+        ClusterPorts ports = new ClusterPorts();
         try {
             for (int i = 0; i < n; i++) {
                 final int index = i;
                 starts.add(starters.submit(() -> RecoverableNodeManager.start(index, yarn.getConfig(),
-                        yarn.getResourceManager(), workDir.resolve("nm-" + index))));
+                        yarn.getResourceManager(), workDir.resolve("nm-" + index), ports)));
             }
             List<RecoverableNodeManager> nodes = new ArrayList<>();
             IOException failure = null;
@@ -164,7 +165,9 @@ public final class MiniCourierCluster implements AutoCloseable {
                     nodes.add(f.get(5, TimeUnit.MINUTES));
                 } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                     if (failure == null) {
-                        failure = new IOException("a NodeManager failed to start", e);
+                        // The cause's text in the message: a test report's summary shows only the top line.
+                        Throwable cause = e.getCause() != null ? e.getCause() : e;
+                        failure = new IOException("a NodeManager failed to start: " + cause, e);
                     }
                 }
             }
@@ -191,7 +194,8 @@ public final class MiniCourierCluster implements AutoCloseable {
         }
     }
 
-    private static void configureYarn(Configuration conf, NodeShuffleService service) {
+    /** The YARN settings every mini cluster here runs with, for {@code service} on the NodeManagers. */
+    static void configureYarn(Configuration conf, NodeShuffleService service) {
         conf.set("mapreduce.framework.name", "yarn");
         // MiniMRYarnCluster normally sets these two; MiniYARNCluster does not.
         conf.set("yarn.app.mapreduce.am.staging-dir", "/tmp/hadoop-yarn/staging");

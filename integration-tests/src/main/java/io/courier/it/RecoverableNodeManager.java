@@ -2,12 +2,13 @@ package io.courier.it;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import io.courier.shuffle.nm.PortPairPicker;
 import io.courier.shuffle.nm.ProxyConfigs;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -61,11 +62,36 @@ public final class RecoverableNodeManager {
         this.rm = rm;
     }
 
+    /** Attempts at a first start whose ports turned out to be taken (a bind race with another process). */
+    static final int FIRST_START_ATTEMPTS = 3;
+
     /**
-     * Starts NodeManager {@code index} with its directories under {@code dir}, registering with {@code rm}.
-     * {@code clusterConf} is the running cluster's configuration (it is copied).
+     * Starts NodeManager {@code index} with its directories under {@code dir}, registering with {@code rm}, on
+     * ports claimed from {@code ports}. {@code clusterConf} is the running cluster's configuration (it is copied).
+     * The ports are only probed before the NodeManager binds them, so a start that fails to bind is retried on
+     * newly claimed ports with its directories emptied (nothing of the failed attempt may be recovered), up to
+     * {@link #FIRST_START_ATTEMPTS} times; any other failure is thrown at once.
      */
-    public static RecoverableNodeManager start(int index, Configuration clusterConf, ResourceManager rm, Path dir)
+    static RecoverableNodeManager start(int index, Configuration clusterConf, ResourceManager rm, Path dir,
+            ClusterPorts ports) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            RecoverableNodeManager nm = new RecoverableNodeManager(index, configure(clusterConf, dir, ports), rm);
+            try {
+                nm.startIncarnation();
+                return nm;
+            } catch (IOException | RuntimeException e) {
+                if (attempt >= FIRST_START_ATTEMPTS || !lostBindRace(e)) {
+                    throw e;
+                }
+                LOG.warn("NodeManager {} could not bind its ports (attempt {} of {}): {}; retrying on other ports",
+                        index, attempt, FIRST_START_ATTEMPTS, e.toString());
+                FileUtil.fullyDelete(dir.toFile());
+            }
+        }
+    }
+
+    /** The node's configuration: its directories under {@code dir}, recovery on, fixed ports from {@code ports}. */
+    private static Configuration configure(Configuration clusterConf, Path dir, ClusterPorts ports)
             throws IOException {
         Configuration conf = new YarnConfiguration(clusterConf);
         String host = hostName();
@@ -81,13 +107,21 @@ public final class RecoverableNodeManager {
         // it) and so the Courier proxy port (shuffle port + offset); outside the ephemeral range, where the ports could
         // be taken while the node is down (by a peer's retry that connected to itself, say).
         int offset = ProxyConfigs.portOffset(conf);
-        conf.set(YarnConfiguration.NM_ADDRESS, host + ":" + PortPairPicker.pick(0));
-        conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, PortPairPicker.pick(offset));
+        conf.set(YarnConfiguration.NM_ADDRESS, host + ":" + ports.claim(0));
+        conf.setInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, ports.claim(offset));
         conf.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
         WebAppUtils.setNMWebAppHostNameAndPort(conf, host, 0);
-        RecoverableNodeManager nm = new RecoverableNodeManager(index, conf, rm);
-        nm.startIncarnation();
-        return nm;
+        return conf;
+    }
+
+    /** Whether {@code e} comes from a port that was taken when the NodeManager bound it. */
+    static boolean lostBindRace(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The NodeManager service running now (or the stopped one after {@link #kill()}). */
@@ -133,7 +167,8 @@ public final class RecoverableNodeManager {
         nm.init(new YarnConfiguration(conf));
         nm.start();
         if (nm.getServiceState() != Service.STATE.STARTED) {
-            throw new IOException("NodeManager " + index + " did not start: " + nm.getFailureCause());
+            throw new IOException("NodeManager " + index + " did not start: " + nm.getFailureCause(),
+                    nm.getFailureCause());
         }
         current = nm;
         incarnation++;
