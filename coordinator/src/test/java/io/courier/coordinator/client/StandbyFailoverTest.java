@@ -76,8 +76,9 @@ class StandbyFailoverTest {
 
     @Test
     void failsOverToTheStandbyAndReturnsToThePrimary() throws Exception {
-        int primaryPort = TestSupport.freePort();
-        int standbyPort = TestSupport.freePort();
+        int[] ports = TestSupport.freePorts(2);
+        int primaryPort = ports[0];
+        int standbyPort = ports[1];
         primary = coordinator(primaryPort);
         standby = coordinator(standbyPort);
         ClientSettings settings = ClientSettings.builder("127.0.0.1", primaryPort).standby("127.0.0.1", standbyPort)
@@ -129,8 +130,9 @@ class StandbyFailoverTest {
      */
     @Test
     void returnsToThePrimaryAfterALongOutage() throws Exception {
-        int primaryPort = TestSupport.freePort();
-        int standbyPort = TestSupport.freePort();
+        int[] ports = TestSupport.freePorts(2);
+        int primaryPort = ports[0];
+        int standbyPort = ports[1];
         primary = coordinator(primaryPort);
         standby = coordinator(standbyPort);
         ClientSettings settings = ClientSettings.builder("127.0.0.1", primaryPort).standby("127.0.0.1", standbyPort)

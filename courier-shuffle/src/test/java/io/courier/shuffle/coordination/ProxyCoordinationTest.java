@@ -6,6 +6,7 @@ import io.courier.coordinator.CoordinatorSettings;
 import io.courier.coordinator.client.Mode;
 import io.courier.coordinator.status.CoordinatorStatus;
 import io.courier.scheduler.planning.PlanningMode;
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
@@ -18,8 +19,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,12 +82,6 @@ class ProxyCoordinationTest {
         p.put(CoordinationConfig.CLIENT_HOST, "127.0.0.1");
         p.put(CoordinationConfig.CAPACITY, "50000000");
         return CoordinationConfig.fromProperties(p).withTimings(20, 600, 100);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     /** A condition that may ask the coordinator. */
@@ -180,7 +173,7 @@ class ProxyCoordinationTest {
 
     @Test
     void registersReportsFollowsDecisionsFallsBackAndReturns() throws Exception {
-        int port = freePort();
+        int port = TestPorts.forServer();
         coordinator = coordinator(port);
         try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults())) {
             final ProxyCoordination receiver = ProxyCoordination.start(config(port), c.proxy(0), "127.0.0.1:1000");

@@ -5,6 +5,7 @@ import io.courier.coordinator.Coordinator;
 import io.courier.coordinator.CoordinatorSettings;
 import io.courier.coordinator.client.Mode;
 import io.courier.coordinator.status.CoordinatorStatus;
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.auth.InMemorySecrets;
@@ -24,8 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
-import java.io.IOException;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -72,12 +72,6 @@ class CourierShuffleHandlerCoordinationTest {
         c.set("courier.coordinator.register-retry-ms", "100");
         c.set("courier.proxy.capacity.bytes-per-second", "250000000");
         return c;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static Coordinator coordinator(int port) {
@@ -140,7 +134,7 @@ class CourierShuffleHandlerCoordinationTest {
 
     @Test
     void registersTheNodeAndTheJobsCoflowAndCompletesItAtStopApplication() throws Exception {
-        int port = freePort();
+        int port = TestPorts.forServer();
         coordinator = coordinator(port);
         File local = new File(tmp, "nm-local");
         MapOutputFiles files = NodeManagerMapOutputLocatorTest.writeNmOutput(local, "alice",
@@ -168,10 +162,12 @@ class CourierShuffleHandlerCoordinationTest {
         File local = new File(tmp, "nm-local");
         MapOutputFiles files = NodeManagerMapOutputLocatorTest.writeNmOutput(local, "alice",
                 CourierShuffleHandlerTest.APP.toString(), CourierShuffleHandlerTest.MAP, 2);
-        handler = start(nmConf(local, freePort())); // nothing listens there
-        assertTrue(handler.coordination().clientRunning());
-        serveOne(local, files);
-        assertEquals(Mode.FALLBACK, handler.coordination().mode());
+        try (Socket nobody = TestPorts.refusing()) {
+            handler = start(nmConf(local, nobody.getLocalPort()));
+            assertTrue(handler.coordination().clientRunning());
+            serveOne(local, files);
+            assertEquals(Mode.FALLBACK, handler.coordination().mode());
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
@@ -16,7 +17,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
@@ -58,11 +59,9 @@ class RelaySegmentFetcherTest {
 
     @Test
     void aSourceWithoutProxyIsUnreachableAndAWrongMacIsAReadError() throws Exception {
-        int nowhere;
-        try (ServerSocket s = new ServerSocket(0)) {
-            nowhere = s.getLocalPort();
-        }
-        try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults()); RelaySegmentFetcher task = taskOn(c, 0)) {
+        try (Socket nobody = TestPorts.refusing();
+             ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults()); RelaySegmentFetcher task = taskOn(c, 0)) {
+            int nowhere = nobody.getLocalPort();
             c.secrets().put(JOB, SECRET);
             MapOutputFiles f = c.outputs(1).write(JOB, MAP, 1, 100, 500, 1);
             assertEquals(FailureKind.SOURCE_UNREACHABLE,

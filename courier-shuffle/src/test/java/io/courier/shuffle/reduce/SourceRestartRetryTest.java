@@ -1,5 +1,6 @@
 package io.courier.shuffle.reduce;
 
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.SpillIndex;
 import io.courier.shuffle.proxy.testing.Eventually;
@@ -13,8 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -34,12 +33,6 @@ class SourceRestartRetryTest {
     File dir;
 
     private static final int RESTARTING_MAP = 1;
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
-        }
-    }
 
     /** Map 0 on the real proxy of node 1; map 1 written on node 1 but announced on {@code proxyPort}. */
     private static long twoMaps(ReduceHarness h, int proxyPort) throws IOException {
@@ -62,7 +55,7 @@ class SourceRestartRetryTest {
 
     @Test
     void aSourceProxyDownThenBackWithinTheRetryWindowIsRetriedWithoutBlame() throws Exception {
-        int port = freePort();
+        int port = TestPorts.forServer();
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
             long raw = twoMaps(h, port);
             fetchRetry(h, true);

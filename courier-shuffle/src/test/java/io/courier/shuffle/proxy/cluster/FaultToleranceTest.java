@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.cluster;
 
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,12 +93,8 @@ class FaultToleranceTest {
 
     @Test
     void anUnreachablePeerFailsTheFetchRetryably() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        try (ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults())) {
-            SegmentStream s = c.proxy(0).fetch("127.0.0.1:" + port, JOB, map(0), 0, SECRET);
+        try (Socket nobody = TestPorts.refusing(); ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults())) {
+            SegmentStream s = c.proxy(0).fetch("127.0.0.1:" + nobody.getLocalPort(), JOB, map(0), 0, SECRET);
             FetchException e = assertThrows(FetchException.class, () -> s.awaitHeader(10, TimeUnit.SECONDS));
             assertEquals(ErrorCode.PEER_UNREACHABLE, e.code());
             assertTrue(e.retryable());

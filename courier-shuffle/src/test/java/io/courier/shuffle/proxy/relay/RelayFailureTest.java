@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.relay;
 
+import io.courier.shuffle.TestPorts;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.NodeAddress;
 import io.courier.shuffle.proxy.ProxyConfig;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,16 +47,11 @@ class RelayFailureTest {
         return LocalProxyClient.connect(a.host(), a.port(), RelayClientConfig.defaults().withStreamWindow(TASK_WINDOW));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void aSourceWithoutProxyIsPeerUnreachableNotPeerLost() throws Exception {
-        String nowhere = "127.0.0.1:" + freePort();
-        try (ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
+        try (Socket nobody = TestPorts.refusing();
+             ProxyCluster c = new ProxyCluster(dir, 1, ProxyConfig.defaults()); LocalProxyClient task = taskOn(c, 0)) {
+            String nowhere = "127.0.0.1:" + nobody.getLocalPort();
             c.secrets().put(JOB, SECRET);
             RelayStream s = task.fetch(nowhere, JOB, map(0), 0, SECRET);
             // Refused at once on loopback: well before the header timeout, which would be PEER_LOST.
@@ -132,10 +128,12 @@ class RelayFailureTest {
 
     @Test
     void connectingToNoProxyFailsWithTheAddress() throws Exception {
-        int port = freePort();
-        ConnectException e = assertThrows(ConnectException.class,
-                () -> LocalProxyClient.connect("127.0.0.1", port, RelayClientConfig.defaults()));
-        assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+        try (Socket nobody = TestPorts.refusing()) {
+            int port = nobody.getLocalPort();
+            ConnectException e = assertThrows(ConnectException.class,
+                    () -> LocalProxyClient.connect("127.0.0.1", port, RelayClientConfig.defaults()));
+            assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+        }
     }
 
     @Test
