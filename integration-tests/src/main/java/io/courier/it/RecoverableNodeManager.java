@@ -49,6 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RecoverableNodeManager {
     private static final Logger LOG = LoggerFactory.getLogger(RecoverableNodeManager.class);
+    /** Attempts at a first start whose ports turned out to be taken (a bind race with another process). */
+    static final int FIRST_START_ATTEMPTS = 3;
 
     private final int index;
     private final Configuration conf;
@@ -61,9 +63,6 @@ public final class RecoverableNodeManager {
         this.conf = conf;
         this.rm = rm;
     }
-
-    /** Attempts at a first start whose ports turned out to be taken (a bind race with another process). */
-    static final int FIRST_START_ATTEMPTS = 3;
 
     /**
      * Starts NodeManager {@code index} with its directories under {@code dir}, registering with {@code rm}, on
