@@ -5,20 +5,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 
-import io.courier.shuffle.nm.PortPairPicker;
-
 /**
- * Ports for tests. A port a test only probes is free for a moment, not kept: a server the test starts on it later,
- * or a "nobody listens here" address, can meet another socket that took it meanwhile (outgoing connections draw
- * their local ports from the kernel's ephemeral range, and so does every {@code bind(0)} of the test's own proxies).
+ * Ports for tests. A port a test only probes is free for a moment, not kept: a "nobody listens here" address can
+ * meet another socket that took it meanwhile (outgoing connections draw their local ports from the kernel's
+ * ephemeral range, and so does every {@code bind(0)} of the test's own proxies). A port for a server the test starts
+ * later comes from {@link io.courier.shuffle.nm.PortPairPicker#pick(int)}, outside that range.
  */
 public final class TestPorts {
     private TestPorts() {
-    }
-
-    /** A port for a server the test starts on it soon: free now, outside the ephemeral range where it can be. */
-    public static int forServer() throws IOException {
-        return PortPairPicker.pick(0);
     }
 
     /**

@@ -64,8 +64,11 @@ public final class CourierDemo implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        new OptionChecks(spec).atLeast("--rows", rows, 1).atLeast("--maps", maps, 1).atLeast("--nodes", nodes, 1)
-                .atLeast("--reduces", reduces != null ? reduces : 1, 1);
+        OptionChecks checks = new OptionChecks(spec).atLeast("--rows", rows, 1).atLeast("--maps", maps, 1)
+                .atLeast("--nodes", nodes, 1);
+        if (reduces != null) {
+            checks.atLeast("--reduces", reduces, 1);
+        }
         Files.createDirectories(workDir);
         Path logFile = workDir.resolve("courier-demo.log").toAbsolutePath();
         DemoLogging.toFile(logFile);

@@ -6,7 +6,7 @@ import io.courier.coordinator.CoordinatorSettings;
 import io.courier.coordinator.client.Mode;
 import io.courier.coordinator.status.CoordinatorStatus;
 import io.courier.scheduler.planning.PlanningMode;
-import io.courier.shuffle.TestPorts;
+import io.courier.shuffle.nm.PortPairPicker;
 import io.courier.shuffle.proxy.ProxyConfig;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
@@ -173,7 +173,7 @@ class ProxyCoordinationTest {
 
     @Test
     void registersReportsFollowsDecisionsFallsBackAndReturns() throws Exception {
-        int port = TestPorts.forServer();
+        int port = PortPairPicker.pick(0);
         coordinator = coordinator(port);
         try (ProxyCluster c = new ProxyCluster(dir, 2, ProxyConfig.defaults())) {
             final ProxyCoordination receiver = ProxyCoordination.start(config(port), c.proxy(0), "127.0.0.1:1000");

@@ -134,7 +134,7 @@ class CourierShuffleHandlerCoordinationTest {
 
     @Test
     void registersTheNodeAndTheJobsCoflowAndCompletesItAtStopApplication() throws Exception {
-        int port = TestPorts.forServer();
+        int port = PortPairPicker.pick(0);
         coordinator = coordinator(port);
         File local = new File(tmp, "nm-local");
         MapOutputFiles files = NodeManagerMapOutputLocatorTest.writeNmOutput(local, "alice",

@@ -1,6 +1,6 @@
 package io.courier.shuffle.reduce;
 
-import io.courier.shuffle.TestPorts;
+import io.courier.shuffle.nm.PortPairPicker;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.SpillIndex;
 import io.courier.shuffle.proxy.testing.Eventually;
@@ -55,7 +55,7 @@ class SourceRestartRetryTest {
 
     @Test
     void aSourceProxyDownThenBackWithinTheRetryWindowIsRetriedWithoutBlame() throws Exception {
-        int port = TestPorts.forServer();
+        int port = PortPairPicker.pick(0);
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
             long raw = twoMaps(h, port);
             fetchRetry(h, true);
