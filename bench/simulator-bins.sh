@@ -16,12 +16,10 @@ if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
   sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
-trace=${TRACE:-$root/../shared/data/FB2010-1Hr-150-0.txt}
 out=${OUT:-$root/target/simulator-bins}
-if [ ! -f "$trace" ]; then
-  echo "simulator-bins: no trace at $trace (set TRACE)" >&2
-  exit 2
-fi
+bench=simulator-bins
+# shellcheck source=lib/fb-trace.sh
+. "$root/bench/lib/fb-trace.sh"
 mkdir -p "$out"
 dirs=()
 k=0

@@ -13,12 +13,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 schedulers=${1:-fair,fifo,varys,skipl,aalo,simple-offline,fai,weighted-2approx,sincronia}
 repeats=${2:-3}
-trace=${TRACE:-$root/../shared/data/FB2010-1Hr-150-0.txt}
 out=${OUT:-$root/target/simulator-speed}
-if [ ! -f "$trace" ]; then
-  echo "simulator-speed: no trace at $trace (set TRACE)" >&2
-  exit 2
-fi
+bench=simulator-speed
+# shellcheck source=lib/fb-trace.sh
+. "$root/bench/lib/fb-trace.sh"
 mkdir -p "$out"
 : > "$out/walls.txt"
 IFS=, read -r -a names <<< "$schedulers"
