@@ -13,7 +13,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" # the header comment
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 out=${OUT:-$root/target/simulator-bins}
@@ -31,7 +31,7 @@ for entry in "$@"; do
   "$root/bin/courier" simulate --trace "$trace" --scheduler "$entry" --weights uniform:1-5 --seed 1 \
       --triggers coflow --format json -q --out "$dir" > "$dir/run.json"
   dirs+=("$dir")
-  echo "simulator-bins: $entry done" >&2
+  echo "$bench: $entry done" >&2
 done
 python3 - "${dirs[@]}" <<'PY'
 import json, os, sys
