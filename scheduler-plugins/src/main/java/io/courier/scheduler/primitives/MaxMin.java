@@ -1,6 +1,7 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Network;
 import java.util.Arrays;
 
 /**
@@ -29,50 +30,32 @@ public final class MaxMin {
         }
         double eps = state.network().rateEpsilon();
         int nRes = residual.length;
-        // CSR adjacency resource -> positions in 'flows' of the active flows using it.
-        int[] count = new int[nRes];
-        boolean[] active = new boolean[nFlows];
-        int activeCount = 0;
-        for (int k = 0; k < nFlows; k++) {
-            int f = flows[k];
-            if (demand != null && demand[f] <= eps) {
-                continue;
-            }
-            boolean ok = true;
-            for (int p : state.resourcesOf(f)) {
-                if (residual[p] <= eps) {
-                    ok = false;
-                    break;
-                }
-            }
-            if (ok) {
-                active[k] = true;
-                activeCount++;
-                for (int p : state.resourcesOf(f)) {
-                    count[p]++;
-                }
-            }
-        }
+        ActiveFlows active = ActiveFlows.of(state, flows, residual, demand, eps);
+        int activeCount = active.count;
         if (activeCount == 0) {
             return;
         }
+        int[] resStart = active.resStart;
+        int[] res = active.res;
+        // CSR adjacency resource -> active flows (indices into 'active') using it, in ascending order.
+        int[] unfrozen = new int[nRes];           // number of active, unfrozen flows on p
+        for (int i = 0; i < resStart[activeCount]; i++) {
+            unfrozen[res[i]]++;
+        }
         int[] start = new int[nRes + 1];
         for (int p = 0; p < nRes; p++) {
-            start[p + 1] = start[p] + count[p];
+            start[p + 1] = start[p] + unfrozen[p];
         }
         int[] members = new int[start[nRes]];
         int[] fillPos = Arrays.copyOf(start, nRes);
-        for (int k = 0; k < nFlows; k++) {
-            if (active[k]) {
-                for (int p : state.resourcesOf(flows[k])) {
-                    members[fillPos[p]++] = k;
-                }
+        for (int a = 0; a < activeCount; a++) {
+            for (int i = resStart[a]; i < resStart[a + 1]; i++) {
+                members[fillPos[res[i]]++] = a;
             }
         }
         double[] frozenUse = new double[nRes];   // sum of levels of flows frozen on p
-        int[] unfrozen = count;                   // reuse: number of active, unfrozen flows on p
-        double[] x = new double[nFlows];
-        boolean[] frozen = new boolean[nFlows];
+        double[] x = new double[activeCount];
+        boolean[] frozen = new boolean[activeCount];
         LevelHeap events = new LevelHeap(nRes);
         for (int p = 0; p < nRes; p++) {
             if (unfrozen[p] > 0) {
@@ -82,15 +65,13 @@ public final class MaxMin {
         Integer[] byDemand = null;
         int nextDemand = 0;
         if (demand != null) {
-            int n = 0;
             byDemand = new Integer[activeCount];
-            for (int k = 0; k < nFlows; k++) {
-                if (active[k]) {
-                    byDemand[n++] = k;
-                }
+            for (int a = 0; a < activeCount; a++) {
+                byDemand[a] = a;
             }
             final double[] dem = demand;
-            Arrays.sort(byDemand, (a, b) -> Double.compare(dem[flows[a]], dem[flows[b]]));
+            final int[] act = active.flows;
+            Arrays.sort(byDemand, (a, b) -> Double.compare(dem[act[a]], dem[act[b]]));
         }
         int remaining = activeCount;
         while (remaining > 0) {
@@ -117,43 +98,112 @@ public final class MaxMin {
                 nextDemand++;
             }
             double demLevel = byDemand != null && nextDemand < byDemand.length
-                    ? demand[flows[byDemand[nextDemand]]] : Double.POSITIVE_INFINITY;
+                    ? demand[active.flows[byDemand[nextDemand]]] : Double.POSITIVE_INFINITY;
             if (resP < 0 && Double.isInfinite(demLevel)) {
                 break; // cannot happen: every active flow has resources
             }
             if (demLevel <= resLevel) {
-                freeze(state, flows, byDemand[nextDemand++], demLevel, x, frozen, frozenUse, unfrozen);
+                freeze(active, byDemand[nextDemand++], demLevel, x, frozen, frozenUse, unfrozen);
                 remaining--;
             } else {
                 double level = Math.max(0.0, resLevel);
                 events.poll();
                 for (int m = start[resP]; m < start[resP + 1]; m++) {
-                    int k = members[m];
-                    if (!frozen[k]) {
-                        freeze(state, flows, k, level, x, frozen, frozenUse, unfrozen);
+                    int a = members[m];
+                    if (!frozen[a]) {
+                        freeze(active, a, level, x, frozen, frozenUse, unfrozen);
                         remaining--;
                     }
                 }
             }
         }
-        for (int k = 0; k < nFlows; k++) {
-            if (x[k] > 0) {
-                int f = flows[k];
-                rate[f] += x[k];
-                for (int p : state.resourcesOf(f)) {
-                    residual[p] = Math.max(0.0, residual[p] - x[k]);
+        for (int a = 0; a < activeCount; a++) {
+            if (x[a] > 0) {
+                rate[active.flows[a]] += x[a];
+                for (int i = resStart[a]; i < resStart[a + 1]; i++) {
+                    residual[res[i]] = Math.max(0.0, residual[res[i]] - x[a]);
                 }
             }
         }
     }
 
-    private static void freeze(ClusterState state, int[] flows, int k, double level, double[] x, boolean[] frozen,
+    /** Freezes active flow {@code a} at {@code level}. */
+    private static void freeze(ActiveFlows active, int a, double level, double[] x, boolean[] frozen,
             double[] frozenUse, int[] unfrozen) {
-        frozen[k] = true;
-        x[k] = level;
-        for (int p : state.resourcesOf(flows[k])) {
+        frozen[a] = true;
+        x[a] = level;
+        for (int i = active.resStart[a]; i < active.resStart[a + 1]; i++) {
+            int p = active.res[i];
             frozenUse[p] += level;
             unfrozen[p]--;
+        }
+    }
+
+    /**
+     * The flows that can get a rate at all (demand left, every resource with capacity left), in the order given, with
+     * their resources copied side by side: under strict priority most flows of a low-priority coflow find a resource
+     * already full, so the filling is sized and walked by these only, and reads their resources sequentially instead
+     * of through each flow's own array.
+     */
+    private static final class ActiveFlows {
+        final int[] flows;
+        final int count;
+        /** Active flow {@code a} uses {@code res[resStart[a] .. resStart[a + 1] - 1]}. */
+        final int[] resStart;
+        final int[] res;
+
+        private ActiveFlows(int[] flows, int count, int[] resStart, int[] res) {
+            this.flows = flows;
+            this.count = count;
+            this.resStart = resStart;
+            this.res = res;
+        }
+
+        static ActiveFlows of(ClusterState state, int[] flows, double[] residual, double[] demand, double eps) {
+            Network net = state.network();
+            int[] active = new int[flows.length];
+            int[] resStart = new int[flows.length + 1];
+            int[] res = new int[2 * flows.length];
+            int n = 0;
+            int r = 0;
+            if (net.linkCount() == 0) {
+                // Every flow uses exactly its two host ports: read them from the state's columns rather than through
+                // each flow's resource array, a pointer per flow (the same resources, in the same order).
+                for (int f : flows) {
+                    if (demand != null && demand[f] <= eps) {
+                        continue;
+                    }
+                    int up = net.up(state.src(f));
+                    int down = net.down(state.dst(f));
+                    if (residual[up] > eps && residual[down] > eps) {
+                        active[n++] = f;
+                        res[r++] = up;
+                        res[r++] = down;
+                        resStart[n] = r;
+                    }
+                }
+                return new ActiveFlows(active, n, resStart, res);
+            }
+            for (int f : flows) {
+                if (demand != null && demand[f] <= eps) {
+                    continue;
+                }
+                int[] own = state.resourcesOf(f);
+                boolean ok = true;
+                for (int k = 0; k < own.length && ok; k++) {
+                    ok = residual[own[k]] > eps;
+                }
+                if (ok) {
+                    if (r + own.length > res.length) {
+                        res = Arrays.copyOf(res, Math.max(2 * res.length, r + own.length));
+                    }
+                    active[n++] = f;
+                    System.arraycopy(own, 0, res, r, own.length);
+                    r += own.length;
+                    resStart[n] = r;
+                }
+            }
+            return new ActiveFlows(active, n, resStart, res);
         }
     }
 }

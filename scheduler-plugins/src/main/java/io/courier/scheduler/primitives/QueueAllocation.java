@@ -92,6 +92,19 @@ public final class QueueAllocation {
 
     private static void share(ClusterState state, int[] coflowsOfGroup, double[] residual, double[] rate,
             GroupSharing sharing) {
+        int[] flows = flowsOf(state, coflowsOfGroup);
+        if (sharing == GroupSharing.MAX_MIN) {
+            MaxMin.fill(state, flows, residual, null, rate);
+        } else {
+            OneShotFairShare.apply(state, flows, residual, rate);
+        }
+    }
+
+    /** The unfinished flows of a tie group; for the usual group of one coflow, the state's own list (only read). */
+    private static int[] flowsOf(ClusterState state, int[] coflowsOfGroup) {
+        if (coflowsOfGroup.length == 1) {
+            return state.unfinishedFlowsOf(coflowsOfGroup[0]);
+        }
         int n = 0;
         for (int c : coflowsOfGroup) {
             n += state.unfinishedFlowsOf(c).length;
@@ -103,11 +116,7 @@ public final class QueueAllocation {
                 flows[k++] = f;
             }
         }
-        if (sharing == GroupSharing.MAX_MIN) {
-            MaxMin.fill(state, flows, residual, null, rate);
-        } else {
-            OneShotFairShare.apply(state, flows, residual, rate);
-        }
+        return flows;
     }
 
     /**
