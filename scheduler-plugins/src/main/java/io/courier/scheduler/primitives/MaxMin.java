@@ -37,11 +37,11 @@ public final class MaxMin {
         }
         int[] resStart = active.resStart;
         int[] res = active.res;
-        // CSR adjacency resource -> active flows (indices into 'active') using it, in ascending order.
         int[] unfrozen = new int[nRes];           // number of active, unfrozen flows on p
         for (int i = 0; i < resStart[activeCount]; i++) {
             unfrozen[res[i]]++;
         }
+        // CSR adjacency resource -> active flows (indices into 'active') using it, in ascending order.
         int[] start = new int[nRes + 1];
         for (int p = 0; p < nRes; p++) {
             start[p + 1] = start[p] + unfrozen[p];
