@@ -138,13 +138,12 @@ final class CoflowAggregates {
     /**
      * The aggregates of the next revision of the state: a coflow keeps its loads unless a flow's sent bytes or
      * finished flag changed ({@code valuesChanged}), and its groups unless a finished flag changed
-     * ({@code finishedChanged}); {@code coflows} counts the revised state's coflows, those a revision appends after
-     * these included (they start with nothing computed).
+     * ({@code finishedChanged}); the revised state keeps the first {@code kept} of these coflows and has
+     * {@code coflows} in all, those a revision appends after the kept ones included (they start with nothing computed).
      */
-    CoflowAggregates revised(boolean[] valuesChanged, boolean[] finishedChanged, int coflows) {
-        int n = loads.length;
+    CoflowAggregates revised(boolean[] valuesChanged, boolean[] finishedChanged, int kept, int coflows) {
         CoflowAggregates next = new CoflowAggregates(coflows); // coflows appended after these start empty
-        for (int c = 0; c < n; c++) {
+        for (int c = 0; c < kept; c++) {
             if (!valuesChanged[c]) {
                 next.loads[c] = loads[c];
                 next.stale[c] = stale[c];

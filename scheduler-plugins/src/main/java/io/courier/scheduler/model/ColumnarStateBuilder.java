@@ -99,6 +99,8 @@ public final class ColumnarStateBuilder {
     private int[] portBuf;
     private boolean[] portMarked;
     private boolean revising;
+    /** During a revision: how many of the last state's coflows it keeps (those after them were dropped). */
+    private int kept;
     private int[] revised = new int[16];
     private int revisedCount;
     /** Coflows (by index) of which a revised flow changed its finished flag; their unfinished lists are redone. */
@@ -178,12 +180,37 @@ public final class ColumnarStateBuilder {
         if (!reusable || last == null) {
             throw new IllegalStateException("only a reusable builder that has built a state can revise it");
         }
+        return revise(time, last.coflows.size());
+    }
+
+    /**
+     * {@link #revise(double)} keeping only the first {@code keepCoflows} coflows of the state built last: the others
+     * and their flows are dropped, {@link #reviseFlow} may revise only the flows kept, and the driver appends what
+     * follows them (with the same checks and outcome as a whole build, per-coflow sums carried from the last state
+     * where a coflow's flows are the same). A coflow left: the driver keeps the coflows before it, which cost only
+     * their revised flows, instead of building the whole state again — at trace scale those are usually the long,
+     * wide coflows that hold most of the flows.
+     */
+    public ColumnarStateBuilder revise(double time, int keepCoflows) {
+        if (!reusable || last == null) {
+            throw new IllegalStateException("only a reusable builder that has built a state can revise it");
+        }
+        int had = last.coflows.size();
+        if (keepCoflows < 0 || keepCoflows > had) {
+            throw new IllegalArgumentException("a revision keeps 0 to " + had + " coflows, not " + keepCoflows);
+        }
         now(time);
         built = false;
         revising = true;
         revisedCount = 0;
         unfinishing = false;
         finishingCount = 0;
+        kept = keepCoflows;
+        if (keepCoflows < had) {
+            coflows.subList(keepCoflows, coflows.size()).clear();
+            flows = last.starts[keepCoflows];
+            carrySource = last; // the coflows appended again keep their sums where their flows are the same
+        }
         if (coflowRevised.length < coflows.size()) {
             coflowRevised = new boolean[coflows.size()];
             coflowValuesRevised = new boolean[coflows.size()];
@@ -232,7 +259,7 @@ public final class ColumnarStateBuilder {
         if (!revising) {
             throw new IllegalStateException("reviseFlow outside a revision (call revise first)");
         }
-        return last.starts[last.coflows.size()];
+        return last.starts[kept];
     }
 
     /** One flow's new values; {@link #revised} has room for one more entry. */
@@ -245,6 +272,7 @@ public final class ColumnarStateBuilder {
             // here on the builder can only build whole (build() now builds the state from its columns).
             revising = false;
             last = null;
+            carrySource = null; // the kept coflows' carry notes are those of an older build
             Arrays.fill(coflowRevised, false);
             Arrays.fill(coflowValuesRevised, false);
             CoflowId c = coflows.get(coflowOfBuf[index]).id();
@@ -461,9 +489,10 @@ public final class ColumnarStateBuilder {
                 return buildRevision();
             }
             // The coflows appended outgrew the buffers the state lends: build the whole state from the columns, which
-            // hold every value given (the revised ones included).
+            // hold every value given (the revised ones included). The kept coflows' carry notes are an older build's.
             revising = false;
             last = null;
+            carrySource = null;
             Arrays.fill(coflowRevised, false);
             Arrays.fill(coflowValuesRevised, false);
         }
@@ -519,24 +548,32 @@ public final class ColumnarStateBuilder {
         FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
         CoflowAggregates aggregates = new CoflowAggregates(nc);
         if (carrySource != null) {
-            for (int c = 0; c < nc; c++) {
-                int old = carryFrom[c];
-                if (old >= 0) {
-                    aggregates.carry(c, carrySource.aggregates, old, coflowStart[c] - carrySource.starts[old],
-                            carryLoads[c]);
-                    if (carryStalePorts[c] != null) {
-                        aggregates.staleLoads(c, carrySource.aggregates, old, carryStalePorts[c],
-                                carryStalePorts[c].length);
-                    }
-                }
-            }
-            carrySource = null;
+            carrySums(aggregates, 0, nc);
         }
         if (reusable) {
             last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates,
                     Arrays.copyOf(coflowStart, nc + 1));
         }
         return state(cs, cIndex, flowIndex, coflowOf, byCoflow, res, unfinished, columns, aggregates, false);
+    }
+
+    /**
+     * Takes into {@code aggregates} the sums of {@link #carrySource} for the coflows {@code from .. to - 1} that
+     * {@link #carry} found the same, then forgets the carry source.
+     */
+    private void carrySums(CoflowAggregates aggregates, int from, int to) {
+        for (int c = from; c < to; c++) {
+            int old = carryFrom[c];
+            if (old >= 0) {
+                aggregates.carry(c, carrySource.aggregates, old, coflowStart[c] - carrySource.starts[old],
+                        carryLoads[c]);
+                if (carryStalePorts[c] != null) {
+                    aggregates.staleLoads(c, carrySource.aggregates, old, carryStalePorts[c],
+                            carryStalePorts[c].length);
+                }
+            }
+        }
+        carrySource = null;
     }
 
     /** The state of a revision: the last state's structure with the revised flows' values. */
@@ -549,9 +586,9 @@ public final class ColumnarStateBuilder {
             int i = revised[k];
             remaining[i] = FlowColumns.remaining(size[i], sent[i]);
         }
-        int own = prev.coflows.size();
+        int own = kept;
         int nc = coflows.size();
-        CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised, nc);
+        CoflowAggregates aggregates = prev.aggregates.revised(coflowValuesRevised, coflowRevised, own, nc);
         markStaleLoads(prev.aggregates, aggregates);
         Arrays.fill(coflowValuesRevised, 0, own, false);
         int[][] unfinished = prev.unfinished;
@@ -583,18 +620,27 @@ public final class ColumnarStateBuilder {
         for (int k = 0; k < revisedCount; k++) {
             flowBuf[revised[k]] = null; // the other flows' objects are still right: their values did not change
         }
-        if (nc == own) {
+        if (nc == own && own == prev.coflows.size()) {
             FlowColumns columns = prev.columns; // the same arrays, revised in place
             last = new Revisable(prev.coflows, prev.coflowIndex, prev.byCoflow, unfinished, prev.flowIndex, columns,
                     aggregates, prev.starts);
             return state(prev.coflows, prev.coflowIndex, prev.flowIndex, coflowOfBuf, prev.byCoflow, resourceBuf,
                     unfinished, columns, aggregates, true);
         }
-        // Coflows appended after the state's last one (arrivals): the kept structure grows by their flows only.
+        // Coflows appended after the ones kept (arrivals, and after a departure the coflows that followed the first
+        // one that left): the kept structure grows by their flows only.
         int ownFlows = prev.starts[own];
         coflowStart[nc] = flows;
         List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
-        Map<CoflowId, Integer> cIndex = new HashMap<>(prev.coflowIndex);
+        Map<CoflowId, Integer> cIndex;
+        if (own == prev.coflows.size()) {
+            cIndex = new HashMap<>(prev.coflowIndex);
+        } else {
+            cIndex = new HashMap<>(nc * 2);
+            for (int c = 0; c < own; c++) {
+                cIndex.put(cs.get(c).id(), c);
+            }
+        }
         int[][] byCoflow = Arrays.copyOf(prev.byCoflow, nc);
         unfinished = Arrays.copyOf(unfinished, nc);
         for (int c = own; c < nc; c++) {
@@ -604,6 +650,9 @@ public final class ColumnarStateBuilder {
                 remaining[i] = FlowColumns.remaining(size[i], sent[i]);
             }
             unfinished[c] = unfinished(byCoflow[c], finished);
+        }
+        if (carrySource != null) {
+            carrySums(aggregates, own, nc);
         }
         Arrays.fill(flowBuf, ownFlows, flows, null); // objects of an older, longer state may sit there
         FlowColumns columns = FlowColumns.sharing(flows, finished, src, dst, sent, remaining);
@@ -834,9 +883,9 @@ public final class ColumnarStateBuilder {
     /** A flow may be added unless this is a revision that has not appended a coflow yet (the state's flows are fixed). */
     private void checkFlowAppendable() {
         checkOpen();
-        if (revising && coflows.size() == last.coflows.size()) {
+        if (revising && coflows.size() == kept) {
             throw new IllegalStateException("a revision changes the values of the state's flows and may append coflows "
-                    + "after its last one: a flow may be added only to a coflow the revision appended");
+                    + "after the ones it keeps: a flow may be added only to a coflow the revision appended");
         }
     }
 

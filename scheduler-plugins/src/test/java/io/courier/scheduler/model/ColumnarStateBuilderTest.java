@@ -390,6 +390,96 @@ class ColumnarStateBuilderTest {
     }
 
     /**
+     * A revision that keeps only the coflows before the first that left ({@code revise(now, keep)}) and appends the
+     * rest again reads exactly like the state built whole from flow objects, over rounds in which a kept coflow's
+     * flows send and finish, a coflow that moves left sent more (its loads carried as stale) or had a flow finish
+     * (nothing carried), the first coflow leaves (nothing kept), the last leaves (nothing appended), and an appended
+     * coflow outgrows the buffers the states share (the builder then builds the whole state, and must not carry the
+     * kept coflows' sums from notes of an older build).
+     */
+    @Test
+    void revisionAfterADepartureKeepsTheCoflowsBeforeIt() {
+        Random rnd = new Random(37);
+        int[] widths = {30, 25, 20, 40, 15, 2000, 10};
+        int[] first = new int[widths.length + 1];
+        for (int c = 0; c < widths.length; c++) {
+            first[c + 1] = first[c] + widths[c];
+        }
+        Columns v = new Columns(rnd, first[widths.length]);
+        Coflow[] coflows = new Coflow[widths.length];
+        for (int c = 0; c < widths.length; c++) {
+            coflows[c] = new Coflow(CoflowId.of(300 + c), c, 1.0);
+        }
+        ColumnarStateBuilder reusable = ColumnarStateBuilder.reusable(NET);
+        int[][] sequence = {{0, 1, 2, 3}, {0, 1, 3, 4}, {0, 1, 3, 4}, {1, 3, 4}, {1, 3}, {1, 5}, {1, 5, 6}, {5, 6}};
+        int[] previous = null;
+        for (int round = 0; round < sequence.length; round++) {
+            int[] seq = sequence[round];
+            int keep = 0;
+            while (previous != null && keep < previous.length && keep < seq.length && previous[keep] == seq[keep]) {
+                keep++;
+            }
+            // New values for some flows of every coflow of this round: in kept coflows they are revised, the others
+            // come again whole from the columns. Coflow 3 sends more before it moves left (round 1), coflow 4 has a
+            // flow finish before it moves left (round 3). Coflow 1 comes again unchanged in round 3 (its sums are
+            // carried), so its carry note is an older build's when round 5 falls back to a whole build.
+            java.util.List<int[]> revisions = new java.util.ArrayList<>(); // {state index, flow}
+            int at = 0;
+            for (int k = 0; k < seq.length; k++) {
+                int c = seq[k];
+                int target = -1; // the flow that must change
+                if (round == 1 && c == 3 || round == 3 && c == 4) {
+                    target = first[c];
+                    while (v.done[target]) {
+                        target++;
+                    }
+                }
+                for (int f = first[c]; f < first[c + 1]; f++) {
+                    boolean change = round > 0 && !v.done[f]
+                            && (rnd.nextInt(4) == 0 && !(round == 3 && c == 1) || f == target);
+                    if (change) {
+                        boolean finish = rnd.nextInt(3) == 0 || round == 3 && c == 4;
+                        v.sent[f] = finish ? v.size[f] : Math.min(v.size[f] - 1, v.sent[f] + 1 + rnd.nextInt(50));
+                        v.done[f] = finish;
+                        v.rate[f] = rnd.nextInt(50);
+                        if (k < keep) {
+                            revisions.add(new int[] {at + f - first[c], f});
+                        }
+                    }
+                }
+                at += widths[c];
+            }
+            ClusterState.Builder objects = ClusterState.builder(NET).now(round);
+            if (previous == null) {
+                reusable.begin().now(round);
+            } else {
+                reusable.revise(round, keep);
+                for (int[] r : revisions) {
+                    reusable.reviseFlow(r[0], v.sent[r[1]], v.done[r[1]], v.rate[r[1]], v.rate[r[1]]);
+                }
+            }
+            for (int k = 0; k < seq.length; k++) {
+                int c = seq[k];
+                Coflow coflow = coflows[c];
+                objects.coflow(coflow);
+                if (previous == null || k >= keep) {
+                    reusable.coflow(coflow);
+                    reusable.flowRange(7000 + first[c], first[c], widths[c], v.src, v.dst, v.size, v.sent, v.done,
+                            v.rate, v.rate);
+                }
+                for (int f = first[c]; f < first[c + 1]; f++) {
+                    objects.flow(v.flow(7000 + f, coflow.id(), f));
+                }
+            }
+            assertSameState(objects.build(), reusable.build()); // also computes every sum for the next round
+            previous = seq;
+        }
+        rejects(() -> reusable.revise(9.0, 3), "0 to 2 coflows", "not 3");
+        reusable.revise(9.0, 1);
+        rejects(() -> reusable.reviseFlow(widths[5], 1, false, 1, 1), "flow index " + widths[5], widths[5] + " flows");
+    }
+
+    /**
      * Coflows appended to a revision (arrivals) give the state built whole with them: over six rounds that also
      * revise the earlier flows (finishing some), append through {@code flowRange} and flow by flow, skip reading one
      * round's state (sums out of date over two rounds), revise flows appended the round before, and append more flows

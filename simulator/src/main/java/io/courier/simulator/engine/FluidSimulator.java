@@ -84,10 +84,13 @@ public final class FluidSimulator {
      * network (no fetch model, so the set of flows changes only with the set of coflows).
      */
     private final boolean revisable;
-    /** Whether a coflow left since the last snapshot (then the next one is built whole), or none was built yet. */
-    private boolean structureChanged = true;
-    /** Coflows admitted since the last snapshot: a revision appends them (they come last in the state's order). */
-    private final List<Integer> admittedSinceSnapshot = new ArrayList<>();
+    /**
+     * The coflows of the last columnar snapshot, in the state's order, the first {@link #snapshotCoflowCount}: a
+     * revision keeps those before the first that left and appends the active coflows after them (arrivals come last
+     * in the state's order).
+     */
+    private int[] snapshotCoflows = new int[0];
+    private int snapshotCoflowCount;
     /**
      * Positions of the last snapshot whose flow is running with a last rate other than 0 (a rate of the last
      * interval, or NaN when never scheduled), the first {@link #dirtyCount}: the paused flows whose last rate the
@@ -99,8 +102,6 @@ public final class FluidSimulator {
     private int[] nextDirtyBuf = new int[0];
     /** Positions whose values the last interval's end changed (the flows the next revision re-reads). */
     private int[] touchedBuf = new int[0];
-    /** Flows in the last snapshot (the positions {@link #globalBuf} maps). */
-    private int snapshotCount;
     private int touchedCount;
 
     private FluidSimulator(Workload workload, CoflowScheduler scheduler, String label, SimulationOptions options,
@@ -166,7 +167,6 @@ public final class FluidSimulator {
             while (nextAdmission < coflows.size() && admission[nextAdmission] <= now) {
                 active.add(nextAdmission);
                 gate.admit(nextAdmission);
-                admittedSinceSnapshot.add(nextAdmission);
                 nextAdmission++;
                 admitted = true;
             }
@@ -220,7 +220,6 @@ public final class FluidSimulator {
                     results.add(new CoflowResult(wc.id(), admission[c], now, wc.weight(), wc.totalBytes(),
                             wc.width(), wc.largestFlowBytes()));
                     active.remove(Integer.valueOf(c));
-                    structureChanged = true;
                     reschedule = true;
                 }
             }
@@ -526,7 +525,6 @@ public final class FluidSimulator {
         if (columnar) {
             return columnarSnapshot(now, active, admission);
         }
-        admittedSinceSnapshot.clear(); // every snapshot on this path is built whole
         Network net = workload.network();
         ClusterState.Builder b = ClusterState.builder(net).now(now);
         int capacity = 0;
@@ -556,10 +554,15 @@ public final class FluidSimulator {
      * the usual case: then flow numbers ascend through the state as {@link ColumnarStateBuilder} needs).
      */
     private Snapshot columnarSnapshot(double now, List<Integer> active, double[] admission) {
-        if (revisable && !structureChanged) {
-            return revisedSnapshot(now, admission);
+        if (revisable && snapshotCoflowCount > 0) {
+            int keep = 0; // the last snapshot's coflows before the first that left
+            while (keep < snapshotCoflowCount && keep < active.size() && active.get(keep) == snapshotCoflows[keep]) {
+                keep++;
+            }
+            if (keep > 0) {
+                return revisedSnapshot(now, active, keep, admission);
+            }
         }
-        admittedSinceSnapshot.clear();
         int capacity = 0;
         for (int c : active) {
             capacity += table.flowsOfCoflow[c].length;
@@ -590,9 +593,19 @@ public final class FluidSimulator {
                 g[n++] = flow;
             }
         }
-        structureChanged = false;
-        snapshotCount = n;
+        noteSnapshotCoflows(active, 0);
         return new Snapshot(b.build(), g, n, false);
+    }
+
+    /** Notes {@code active} as the coflows of the snapshot being built, of which the first {@code kept} are noted. */
+    private void noteSnapshotCoflows(List<Integer> active, int kept) {
+        if (snapshotCoflows.length < active.size()) {
+            snapshotCoflows = Arrays.copyOf(snapshotCoflows, grown(active.size()));
+        }
+        for (int k = kept; k < active.size(); k++) {
+            snapshotCoflows[k] = active.get(k);
+        }
+        snapshotCoflowCount = active.size();
     }
 
     /** Coflow {@code c} as the state sees it. */
@@ -615,25 +628,37 @@ public final class FluidSimulator {
     }
 
     /**
-     * The last snapshot with the values of the flows the last interval's end changed, and the coflows admitted since
-     * appended (arrivals come last in the state's order): the flows it had stay at their positions, so
-     * {@link #globalBuf} still maps them and only the appended flows are added to it — and to {@link #dirtyBuf}, as
-     * running flows never scheduled.
+     * The last snapshot with the values of the flows the last interval's end changed, its first {@code keep} coflows
+     * kept — all of them unless one left, else those before the first that left — and the active coflows after those
+     * appended (the coflows admitted since, which come last in the state's order, and those that followed a coflow
+     * that left). The kept flows stay at their positions, so {@link #globalBuf} still maps them and only the
+     * appended flows are added to it — and to {@link #dirtyBuf} when running with a last rate other than 0, as
+     * {@link #findDirty} would list them.
      */
-    private Snapshot revisedSnapshot(double now, double[] admission) {
-        ColumnarStateBuilder b = recycled.revise(now);
+    private Snapshot revisedSnapshot(double now, List<Integer> active, int keep, double[] admission) {
+        int cut = 0;
+        for (int k = 0; k < keep; k++) {
+            cut += table.flowsOfCoflow[snapshotCoflows[k]].length;
+        }
+        if (keep < snapshotCoflowCount) {
+            // Positions from the cut on are the dropped coflows' and are listed again from the flow table below.
+            touchedCount = below(touchedBuf, touchedCount, cut);
+            dirtyCount = below(dirtyBuf, dirtyCount, cut);
+        }
+        ColumnarStateBuilder b = recycled.revise(now, keep);
         int[] g = globalBuf;
         b.reviseFlows(touchedBuf, touchedCount, g, table.sent, table.done, table.lastRate);
         touchedCount = 0;
-        if (!admittedSinceSnapshot.isEmpty()) {
-            int n = snapshotCount;
+        if (keep < active.size()) {
+            int n = cut;
             int extra = 0;
-            for (int c : admittedSinceSnapshot) {
-                extra += table.flowsOfCoflow[c].length;
+            for (int k = keep; k < active.size(); k++) {
+                extra += table.flowsOfCoflow[active.get(k)].length;
             }
             g = globalBuf = keeping(globalBuf, n + extra);
             dirtyBuf = keeping(dirtyBuf, dirtyCount + extra);
-            for (int c : admittedSinceSnapshot) {
+            for (int k = keep; k < active.size(); k++) {
+                int c = active.get(k);
                 addWholeCoflow(b, c, admission);
                 for (int flow : table.flowsOfCoflow[c]) {
                     if (table.state[flow] == FlowTable.RUNNING && !(table.lastRate[flow] == 0.0)) {
@@ -642,11 +667,21 @@ public final class FluidSimulator {
                     g[n++] = flow;
                 }
             }
-            admittedSinceSnapshot.clear();
         }
+        noteSnapshotCoflows(active, keep);
         ClusterState state = b.build();
-        snapshotCount = state.flowCount();
         return new Snapshot(state, g, state.flowCount(), true);
+    }
+
+    /** Keeps the first {@code count} entries of {@code positions} that are below {@code cut}, in order; returns how many. */
+    private static int below(int[] positions, int count, int cut) {
+        int n = 0;
+        for (int k = 0; k < count; k++) {
+            if (positions[k] < cut) {
+                positions[n++] = positions[k];
+            }
+        }
+        return n;
     }
 
     /** Lists the positions of a whole new snapshot whose flow runs with a last rate other than 0 ({@link #dirtyBuf}). */
