@@ -1,6 +1,7 @@
 package io.courier.scheduler.fai;
 
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Network;
 
 /**
  * Step 2 of Fai (SCHEDULERS.md §6, seed 001 Alg. 2): minimum-bytes-and-bandwidth bottleneck detection.
@@ -55,9 +56,17 @@ final class Mbab {
         }
         double minBytes = Double.POSITIVE_INFINITY;
         double minBw = Double.POSITIVE_INFINITY;
+        double maxBw = Double.NEGATIVE_INFINITY;
         for (int f : flows) {
             minBytes = Math.min(minBytes, state.sent(f));
-            minBw = Math.min(minBw, bw[f]);
+            double r = bw[f];
+            minBw = Math.min(minBw, r);
+            maxBw = Math.max(maxBw, r);
+        }
+        if (minBw == maxBw) {
+            // Every flow at one rate (a paused coflow, say): the least-progressed flow has the least bandwidth, and
+            // equalising changes nothing.
+            return true;
         }
         double bwTol = bandwidthTolerance * state.network().maxCapacity();
         boolean bottleneck = false;
@@ -73,11 +82,20 @@ final class Mbab {
             return false;
         }
         // A blocked bottleneck (minBw = 0) pauses the whole coflow: it cannot finish earlier anyway (spec §6).
+        Network net = state.network();
+        boolean hostPortsOnly = net.linkCount() == 0;
         for (int g : flows) {
             double excess = bw[g] - minBw;
             if (excess > 0) {
-                for (int p : state.resourcesOf(g)) {
-                    residual[p] += excess;
+                if (hostPortsOnly) {
+                    // The flow's two host ports, from the state's columns rather than through its resource array
+                    // (the same ports; each flow adds to two different entries, so the sums are the same).
+                    residual[net.up(state.src(g))] += excess;
+                    residual[net.down(state.dst(g))] += excess;
+                } else {
+                    for (int p : state.resourcesOf(g)) {
+                        residual[p] += excess;
+                    }
                 }
             }
             bw[g] = minBw;

@@ -78,4 +78,38 @@ class MbabTest {
         assertArrayEquals(new double[] {0.0, 0.0}, bw, 0.0);
         assertArrayEquals(expected, res, EPS);
     }
+    /** A flow across an extra link gives its excess back to the link too, not only to its two host ports. */
+    @Test
+    void excessGoesBackToEveryResourceOfTheFlowIncludingExtraLinks() {
+        Network net = Network.builder().host("a", 1, 1).host("b", 1, 1).host("x", 1, 1).host("y", 1, 1)
+                .link("L", 1).build();
+        ClusterState s = ClusterState.builder(net)
+                .coflow(Coflow.of(1, 0))
+                .flow(Flow.builder(FlowId.of(1), CoflowId.of(1), A, X).sent(7).size(100).path(0).build())
+                .flow(Flow.builder(FlowId.of(2), CoflowId.of(1), B, Y).sent(7).size(100).build())
+                .build();
+        double[] bw = {1.0, 0.5};
+        double[] res = residual(s);
+        double[] expected = res.clone();
+        expected[net.up(A)] += 0.5;
+        expected[net.down(X)] += 0.5;
+        expected[net.link(0)] += 0.5;
+        assertTrue(MBAB.equalize(s, 0, bw, res));
+        assertArrayEquals(new double[] {0.5, 0.5}, bw, EPS);
+        assertArrayEquals(expected, res, EPS);
+    }
+
+    /** Every flow at one rate (a paused coflow, or one already equalised): a bottleneck, and nothing changes. */
+    @Test
+    void aCoflowAtOneRateIsItsOwnBottleneck() {
+        for (double rate : new double[] {0.0, 0.5}) {
+            ClusterState s = coflowX(3, 9);
+            double[] bw = {rate, rate};
+            double[] res = residual(s);
+            double[] before = res.clone();
+            assertTrue(MBAB.equalize(s, 0, bw, res));
+            assertArrayEquals(new double[] {rate, rate}, bw, 0.0);
+            assertArrayEquals(before, res, 0.0);
+        }
+    }
 }
