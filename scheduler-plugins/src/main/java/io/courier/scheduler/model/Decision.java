@@ -274,6 +274,17 @@ public final class Decision {
     }
 
     /**
+     * The decision's own rate array, indexed like {@code state.flows()}, when it is a rate-based decision made on
+     * {@code state} or a view of it ({@link ClusterState#isSnapshotOf}): then every finished flow's entry is 0 and
+     * every other entry a finite rate {@code >= 0}, checked when the decision was made. Null otherwise. Read only: a
+     * driver that would copy the rates ({@link #ratesIndexedLike}) and scan them all for the positive ones reads them
+     * in place instead, and only at the unfinished flows.
+     */
+    public double[] ratesMadeOn(ClusterState state) {
+        return rateArray != null && origin.isSnapshotOf(state) ? rateArray : null;
+    }
+
+    /**
      * The rate of flow {@code flowIndex} of {@code state}: {@code rateOf(state.flow(flowIndex).id())}, read
      * straight from the decision's array when it was made on {@code state} or a view of it — without
      * making a flow object per flow, which at trace scale costs more than the decision itself.

@@ -276,6 +276,11 @@ public final class FluidSimulator {
             positiveBuf = atLeast(positiveBuf, topped.count());
             topped.sortedInto(positiveBuf);
             positiveCount = topped.count();
+        } else if (courier == null && decision.ratesMadeOn(view) != null) {
+            // The scheduler's own rates on this snapshot, checked when it made them and 0 for finished flows: read in
+            // place, and only the unfinished flows can be positive (at trace scale most flows of a state are done).
+            rate = decision.ratesMadeOn(view);
+            collectPositive(snap.state.unfinishedFlows(), rate);
         } else {
             rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
             if (courier != null) {
@@ -293,6 +298,18 @@ public final class FluidSimulator {
             wake = Double.POSITIVE_INFINITY; // a wake-up at (or before) now is no later event
         }
         return new Epoch(now, snap.global, snap.count, rate, positiveBuf, positiveCount, wake, portFlows);
+    }
+
+    /** Lists the positions of {@code candidates} (ascending) with a positive rate in {@link #positiveBuf}. */
+    private void collectPositive(int[] candidates, double[] rate) {
+        positiveBuf = atLeast(positiveBuf, candidates.length);
+        int k = 0;
+        for (int i : candidates) {
+            if (rate[i] > 0) {
+                positiveBuf[k++] = i;
+            }
+        }
+        positiveCount = k;
     }
 
     /**
