@@ -120,6 +120,28 @@ class ModelValidationTest {
         rejects(() -> Decision.ofRates(m), "rate of flow-7", "null");
     }
 
+    /**
+     * A driver may read a rate-based decision's array in place only on the snapshot it was made on (or a view of it):
+     * there finished flows are 0 and the rest were checked; any other state, even one with the same flows, gets null.
+     */
+    @Test
+    void ratesMadeOnIsTheCheckedArrayOfItsOwnSnapshotOnly() {
+        Network net = Network.uniform(2, 1);
+        ClusterState s = ClusterState.builder(net).coflow(Coflow.of(1, 0)).flow(Flow.of(1, 1, 0, 1, 1))
+                .flow(Flow.builder(FlowId.of(2), CoflowId.of(1), 1, 0).size(1).sent(1).finished(true).build())
+                .build();
+        Decision d = Decision.ofOwnedRates(s, new double[] {0.5, 0.7});
+        double[] own = d.ratesMadeOn(s);
+        assertEquals(0.5, own[0]);
+        assertEquals(0.0, own[1], "a finished flow's rate is 0");
+        assertSame(own, d.ratesMadeOn(s.withSizesHidden()));
+        ClusterState same = ClusterState.builder(net).coflow(Coflow.of(1, 0)).flows(s.flows()).build();
+        assertEquals(null, d.ratesMadeOn(same), "another snapshot, though of the same flows");
+        assertEquals(null, Decision.ofRates(Collections.singletonMap(FlowId.of(1), 0.5)).ratesMadeOn(s));
+        assertEquals(null, Decision.ofOrder(Collections.singletonList(CoflowId.of(1)),
+                Collections.<FlowId, Integer>emptyMap()).ratesMadeOn(s));
+    }
+
     @Test
     void duplicateCoflowInAnOrderIsRejected() {
         rejects(() -> Decision.ofOrder(Arrays.asList(CoflowId.of(1), CoflowId.of(2), CoflowId.of(1)),
