@@ -177,10 +177,7 @@ public final class ColumnarStateBuilder {
      * the values given so far, and the next revision needs a state built after that.
      */
     public ColumnarStateBuilder revise(double time) {
-        if (!reusable || last == null) {
-            throw new IllegalStateException("only a reusable builder that has built a state can revise it");
-        }
-        return revise(time, last.coflows.size());
+        return revise(time, last == null ? 0 : last.coflows.size()); // which rejects a builder with no state to revise
     }
 
     /**
@@ -499,10 +496,7 @@ public final class ColumnarStateBuilder {
         int nc = coflows.size();
         coflowStart[nc] = flows;
         List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
-        Map<CoflowId, Integer> cIndex = new HashMap<>(nc * 2);
-        for (int c = 0; c < nc; c++) {
-            cIndex.put(cs.get(c).id(), c); // ids are distinct: (arrival, id) ascends strictly
-        }
+        Map<CoflowId, Integer> cIndex = indexOf(cs, nc, nc);
         int hosts = network.hostCount();
         int[][] pairResources;
         int[] coflowOf;
@@ -547,9 +541,7 @@ public final class ColumnarStateBuilder {
         }
         FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);
         CoflowAggregates aggregates = new CoflowAggregates(nc);
-        if (carrySource != null) {
-            carrySums(aggregates, 0, nc);
-        }
+        carrySums(aggregates, 0, nc);
         if (reusable) {
             last = new Revisable(cs, cIndex, byCoflow, unfinished, flowIndex, columns, aggregates,
                     Arrays.copyOf(coflowStart, nc + 1));
@@ -558,10 +550,13 @@ public final class ColumnarStateBuilder {
     }
 
     /**
-     * Takes into {@code aggregates} the sums of {@link #carrySource} for the coflows {@code from .. to - 1} that
-     * {@link #carry} found the same, then forgets the carry source.
+     * Takes into {@code aggregates} the sums of {@link #carrySource} (if any) for the coflows {@code from .. to - 1}
+     * that {@link #carry} found the same, then forgets the carry source.
      */
     private void carrySums(CoflowAggregates aggregates, int from, int to) {
+        if (carrySource == null) {
+            return;
+        }
         for (int c = from; c < to; c++) {
             int old = carryFrom[c];
             if (old >= 0) {
@@ -574,6 +569,15 @@ public final class ColumnarStateBuilder {
             }
         }
         carrySource = null;
+    }
+
+    /** The index of the first {@code count} coflows of {@code cs}, with room for {@code capacity}. */
+    private static Map<CoflowId, Integer> indexOf(List<Coflow> cs, int count, int capacity) {
+        Map<CoflowId, Integer> index = new HashMap<>(capacity * 2);
+        for (int c = 0; c < count; c++) {
+            index.put(cs.get(c).id(), c); // ids are distinct: (arrival, id) ascends strictly
+        }
+        return index;
     }
 
     /** The state of a revision: the last state's structure with the revised flows' values. */
@@ -632,15 +636,8 @@ public final class ColumnarStateBuilder {
         int ownFlows = prev.starts[own];
         coflowStart[nc] = flows;
         List<Coflow> cs = Collections.unmodifiableList(new ArrayList<>(coflows));
-        Map<CoflowId, Integer> cIndex;
-        if (own == prev.coflows.size()) {
-            cIndex = new HashMap<>(prev.coflowIndex);
-        } else {
-            cIndex = new HashMap<>(nc * 2);
-            for (int c = 0; c < own; c++) {
-                cIndex.put(cs.get(c).id(), c);
-            }
-        }
+        Map<CoflowId, Integer> cIndex = own == prev.coflows.size() ? new HashMap<>(prev.coflowIndex)
+                : indexOf(cs, own, nc);
         int[][] byCoflow = Arrays.copyOf(prev.byCoflow, nc);
         unfinished = Arrays.copyOf(unfinished, nc);
         for (int c = own; c < nc; c++) {
@@ -651,9 +648,7 @@ public final class ColumnarStateBuilder {
             }
             unfinished[c] = unfinished(byCoflow[c], finished);
         }
-        if (carrySource != null) {
-            carrySums(aggregates, own, nc);
-        }
+        carrySums(aggregates, own, nc);
         Arrays.fill(flowBuf, ownFlows, flows, null); // objects of an older, longer state may sit there
         FlowColumns columns = FlowColumns.sharing(flows, finished, src, dst, sent, remaining);
         FlowIndex flowIndex = FlowIndex.ofAscending(id, flows);

@@ -262,6 +262,7 @@ public final class FluidSimulator {
         List<int[]> networkFlows = null;
         boolean sparse = courier == null && decision.type() == SchedulerType.ORDER_BASED
                 && scheduler.enforcement() == CoflowScheduler.Enforcement.PRIORITY_GREEDY;
+        double[] ownRates = courier == null ? decision.ratesMadeOn(view) : null;
         if (sparse) {
             // E1 says which flows it gave a rate; the buffer is reset at the last interval's positives only.
             if (rateBufSparse) {
@@ -276,10 +277,10 @@ public final class FluidSimulator {
             positiveBuf = atLeast(positiveBuf, topped.count());
             topped.sortedInto(positiveBuf);
             positiveCount = topped.count();
-        } else if (courier == null && decision.ratesMadeOn(view) != null) {
+        } else if (ownRates != null) {
             // The scheduler's own rates on this snapshot, checked when it made them and 0 for finished flows: read in
             // place, and only the unfinished flows can be positive (at trace scale most flows of a state are done).
-            rate = decision.ratesMadeOn(view);
+            rate = ownRates;
             collectPositive(snap.state.unfinishedFlows(), rate);
         } else {
             rate = OrderEnforcer.rates(snap.state, decision, scheduler.enforcement(), rateBuf);
