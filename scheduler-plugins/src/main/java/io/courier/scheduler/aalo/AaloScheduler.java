@@ -23,9 +23,9 @@ import java.util.Set;
  *
  * <p>It keeps no state across calls: the queues are derived from {@code sent} every time, so a driver
  * may call it at any instant. It asks to be woken at the next epoch or at the exact instant a coflow's
- * attained service crosses its queue's upper threshold, whichever comes first. The only thing it
- * remembers is, for {@link #skipWakeup}, until when its last decision provably stands (so one instance
- * belongs to one driver).
+ * attained service crosses its queue's upper threshold, whichever comes first. The only things it
+ * remembers are, for {@link #skipWakeup}, until when its last decision provably stands, and that decision's
+ * next crossing for {@link #nextWakeup} (so one instance belongs to one driver, one thread).
  */
 public final class AaloScheduler implements CoflowScheduler {
     /** Registry name. */
@@ -39,6 +39,8 @@ public final class AaloScheduler implements CoflowScheduler {
     private final QuietInterval quiet = new QuietInterval();
     /** The exact next crossing at the last decision's rates, for the wake-up after a skipped one. */
     private double crossing = Double.POSITIVE_INFINITY;
+    /** The rate array of the decision {@link #crossing} was computed for (null before the first). */
+    private double[] crossingRates;
     /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
     private boolean proveQuiet;
 
@@ -97,20 +99,23 @@ public final class AaloScheduler implements CoflowScheduler {
         int[] queueOf = queueOf(state);
         double[] rate = new double[state.flowCount()];
         double[] residual = state.residualCapacities(false);
+        boolean[] idle;
         if (weighted) {
             double[] w = new double[queues.queues()];
             for (int q = 0; q < w.length; q++) {
                 w[q] = w.length - q;
             }
-            QueueAllocation.weighted(state, queueOf, w, sharing, residual, rate);
+            idle = QueueAllocation.weighted(state, queueOf, w, sharing, residual, rate);
         } else {
-            QueueAllocation.strict(state, queueOf, queues.queues(), sharing, residual, rate);
+            idle = QueueAllocation.strict(state, queueOf, queues.queues(), sharing, residual, rate);
         }
         // The allocation is a function of the queues and the set of unfinished flows only (never of bytes
         // sent within a queue), so while the network is quiet it changes only when a queue does.
         if (proveQuiet) {
-            quiet.decided(state.now(), queues.nextCrossing(state, rate, true));
-            crossing = queues.nextCrossing(state, rate, false);
+            double[] coflowRate = queues.coflowRates(state, rate, idle);
+            quiet.decided(state.now(), queues.nextCrossingAt(state, coflowRate, true));
+            crossing = queues.nextCrossingAt(state, coflowRate, false);
+            crossingRates = rate;
         }
         return Decision.ofOwnedRates(state, rate);
     }
@@ -122,7 +127,9 @@ public final class AaloScheduler implements CoflowScheduler {
 
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
-        return Math.min(state.now() + epoch, queues.nextCrossing(state, decision));
+        // The crossing of the decision schedule just made (its rate array, on this state) is known already.
+        boolean known = crossingRates != null && decision.ratesMadeOn(state) == crossingRates;
+        return Math.min(state.now() + epoch, known ? crossing : queues.nextCrossing(state, decision));
     }
 
     /**

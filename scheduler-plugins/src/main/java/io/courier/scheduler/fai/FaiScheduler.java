@@ -25,8 +25,8 @@ import java.util.Set;
  *   <li>{@link RemainingBandwidth}: give the freed bandwidth to coflows in strict priority order (Alg. 3).</li>
  * </ol>
  * It never reads flow sizes. Its decisions use no state kept between calls (queues are derived from bytes
- * sent); it remembers only, for {@link #skipWakeup}, until when its last decision provably stands, so one
- * instance belongs to one driver.
+ * sent); it remembers only, for {@link #skipWakeup}, until when its last decision provably stands, and that
+ * decision's next queue crossing for {@link #nextWakeup}, so one instance belongs to one driver (one thread).
  */
 public final class FaiScheduler implements CoflowScheduler {
     /** Registry name. */
@@ -51,6 +51,8 @@ public final class FaiScheduler implements CoflowScheduler {
     private final QuietInterval quiet = new QuietInterval();
     /** The exact next queue crossing at the last decision's rates, for the wake-up after a skipped one. */
     private double crossing = Double.POSITIVE_INFINITY;
+    /** The rate array of the decision {@link #crossing} was computed for (null before the first). */
+    private double[] crossingRates;
     /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
     private boolean proveQuiet;
 
@@ -134,12 +136,13 @@ public final class FaiScheduler implements CoflowScheduler {
         if (!proveQuiet) {
             return Decision.ofOwnedRates(state, allocate(state, Stage.REALLOCATED));
         }
-        boolean[] equalized = new boolean[state.coflowCount()];
-        double[][] afterMbab = new double[1][];
-        double[] rate = allocate(state, Stage.REALLOCATED, equalized, afterMbab);
-        quiet.decided(state.now(), Math.min(queues.nextCrossing(state, rate, true),
-                quietBound(state, equalized, afterMbab[0], rate)));
-        crossing = queues.nextCrossing(state, rate, false);
+        Allocation a = allocate(state, Stage.REALLOCATED, new Allocation(state));
+        double[] rate = a.rate;
+        double[] coflowRate = queues.coflowRates(state, rate, a.atZero);
+        quiet.decided(state.now(), Math.min(queues.nextCrossingAt(state, coflowRate, true),
+                quietBound(state, a.equalized, a.afterMbab, rate)));
+        crossing = queues.nextCrossingAt(state, coflowRate, false);
+        crossingRates = rate;
         return Decision.ofOwnedRates(state, rate);
     }
 
@@ -215,7 +218,9 @@ public final class FaiScheduler implements CoflowScheduler {
      */
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
-        return Math.min(state.now() + epoch, queues.nextCrossing(state, decision));
+        // The crossing of the decision schedule just made (its rate array, on this state) is known already.
+        boolean known = crossingRates != null && decision.ratesMadeOn(state) == crossingRates;
+        return Math.min(state.now() + epoch, known ? crossing : queues.nextCrossing(state, decision));
     }
 
     /** The queue of a coflow that has sent {@code sent} bytes (P7). */
@@ -225,39 +230,57 @@ public final class FaiScheduler implements CoflowScheduler {
 
     /** Per-flow rates, indexed like {@code state.flows()}, after the given step. */
     double[] allocate(ClusterState state, Stage upTo) {
-        return allocate(state, upTo, new boolean[state.coflowCount()], new double[1][]);
+        return allocate(state, upTo, new Allocation(state)).rate;
     }
 
-    /**
-     * {@link #allocate(ClusterState, Stage)}, also reporting which coflows MBAB equalized and (in
-     * {@code afterMbab[0]}) a copy of the rates after step 2.
-     */
-    private double[] allocate(ClusterState state, Stage upTo, boolean[] equalized, double[][] afterMbab) {
+    /** What one run of the three steps produced, beyond the rates, for the proof of a quiet interval. */
+    private static final class Allocation {
+        /** Per-flow rates, indexed like {@code state.flows()}. */
+        double[] rate;
+        /** Per coflow: whether MBAB found its bottleneck (and equalized it). */
+        final boolean[] equalized;
+        /** A copy of the rates after step 2. */
+        double[] afterMbab;
+        /** Per coflow: whether all its flows are known to be at rate 0 (false says nothing). */
+        boolean[] atZero;
+
+        Allocation(ClusterState state) {
+            equalized = new boolean[state.coflowCount()];
+        }
+    }
+
+    private Allocation allocate(ClusterState state, Stage upTo, Allocation out) {
         int[] queueOf = queues.queuesOf(state);
         double[] residual = state.residualCapacities(false);
         double[] bw = new double[state.flowCount()];
-        if (interQueue == InterQueue.STRICT) {
-            QueueAllocation.strict(state, queueOf, queues.queues(), QueueAllocation.GroupSharing.MAX_MIN,
-                    residual, bw);
-        } else {
-            QueueAllocation.weighted(state, queueOf, weights(), QueueAllocation.GroupSharing.MAX_MIN, residual, bw);
-        }
+        out.rate = bw;
+        boolean[] idle = interQueue == InterQueue.STRICT
+                ? QueueAllocation.strict(state, queueOf, queues.queues(), QueueAllocation.GroupSharing.MAX_MIN,
+                        residual, bw)
+                : QueueAllocation.weighted(state, queueOf, weights(), QueueAllocation.GroupSharing.MAX_MIN, residual,
+                        bw);
+        out.atZero = idle;
         if (upTo == Stage.INITIAL) {
-            return bw;
+            return out;
         }
         int[] order = priorityOrder(queueOf);
         for (int c : order) {
-            equalized[c] = mbab.equalize(state, c, bw, residual);
+            // A coflow step 1 gave nothing has all its flows at one rate, 0: MBAB finds it its own bottleneck and
+            // changes nothing, as a pass over its flows would show (under strict priority, most wide coflows).
+            out.equalized[c] = idle[c] ? state.unfinishedFlowsOf(c).length > 0
+                    : mbab.equalize(state, c, bw, residual);
         }
         if (upTo == Stage.BOTTLENECK) {
-            return bw;
+            return out;
         }
-        afterMbab[0] = bw.clone();
+        out.afterMbab = bw.clone();
         RemainingBandwidth step3 = new RemainingBandwidth(residual.length);
         for (int c : order) {
-            step3.reallocate(state, c, bw, residual);
+            if (step3.reallocate(state, c, bw, residual) > 0) {
+                idle[c] = false;
+            }
         }
-        return bw;
+        return out;
     }
 
     private double[] weights() {

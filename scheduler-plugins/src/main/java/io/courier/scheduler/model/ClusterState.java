@@ -353,6 +353,51 @@ public final class ClusterState {
     }
 
     /**
+     * The distinct source hosts of all a coflow's flows, finished ones included, ascending: a superset of its
+     * unfinished flows' sources that does not shrink as flows finish, so that every later state of the coflow keeps
+     * it (computed once per coflow, not per state). Do not modify.
+     */
+    public int[] sourceHostsOf(int coflowIndex) {
+        return hosts(coflowIndex).src;
+    }
+
+    /** As {@link #sourceHostsOf}, the destination hosts. Do not modify. */
+    public int[] destinationHostsOf(int coflowIndex) {
+        return hosts(coflowIndex).dst;
+    }
+
+    private CoflowAggregates.Hosts hosts(int coflowIndex) {
+        CoflowAggregates.Hosts h = aggregates.hosts(coflowIndex);
+        if (h == null) {
+            int[] members = flowsOfCoflow[coflowIndex];
+            h = new CoflowAggregates.Hosts(distinct(members, columns.src), distinct(members, columns.dst));
+            aggregates.hosts(coflowIndex, h);
+        }
+        return h;
+    }
+
+    /** The distinct values of {@code hostOf} over {@code flows}, ascending. */
+    private int[] distinct(int[] flows, int[] hostOf) {
+        boolean[] seen = new boolean[network.hostCount()];
+        int n = 0;
+        for (int f : flows) {
+            int h = hostOf[f];
+            if (!seen[h]) {
+                seen[h] = true;
+                n++;
+            }
+        }
+        int[] hosts = new int[n];
+        int k = 0;
+        for (int h = 0; k < n; h++) {
+            if (seen[h]) {
+                hosts[k++] = h;
+            }
+        }
+        return hosts;
+    }
+
+    /**
      * A coflow's unfinished flows grouped by source host (ascending flow index within a host). Computed once per
      * state and coflow; a revised state keeps the groups of coflows none of whose flows finished.
      */

@@ -3,7 +3,8 @@ package io.courier.scheduler.model;
 /**
  * Per-coflow sums over a {@link ClusterState}'s unfinished flows, each computed on first use and then kept:
  * the remaining bytes per port ({@link ClusterState#remainingPortLoads}) and the flows grouped by source and by
- * destination host ({@link ClusterState#unfinishedBySrc}, {@link ClusterState#unfinishedByDst}). A revised state
+ * destination host ({@link ClusterState#unfinishedBySrc}, {@link ClusterState#unfinishedByDst}); and the hosts all
+ * its flows touch ({@link ClusterState#sourceHostsOf}, {@link ClusterState#destinationHostsOf}). A revised state
  * ({@link ColumnarStateBuilder#revise}) keeps the entries of the coflows none of whose flows changed, which is
  * what makes a decision between two arrivals cost in proportion to the coflows that moved. Safe for concurrent
  * readers: every entry is an object whose fields are final, so publishing it through a plain array is safe
@@ -34,6 +35,21 @@ final class CoflowAggregates {
         }
     }
 
+    /**
+     * The distinct source and destination hosts of all a coflow's flows, finished ones included, ascending; a holder
+     * so that the arrays are published through final fields. They stay right while the coflow's flows are the same
+     * flows, whatever finishes, so every later state of the coflow keeps them.
+     */
+    static final class Hosts {
+        final int[] src;
+        final int[] dst;
+
+        Hosts(int[] src, int[] dst) {
+            this.src = src;
+            this.dst = dst;
+        }
+    }
+
     /** {@link #groups} by source host. */
     static final int SRC = 0;
     /** {@link #groups} by destination host. */
@@ -44,8 +60,10 @@ final class CoflowAggregates {
     /** Bytes sent per port, finished flows included ({@link ClusterState#sentPortSums}); kept while sent bytes are. */
     private final PortSums[] sent;
     private final PortGroups[][] groups; // [SRC or DST][coflow]
+    private final Hosts[] hosts;
 
     CoflowAggregates(int coflows) {
+        hosts = new Hosts[coflows];
         loads = new Loads[coflows];
         stale = new StaleLoads[coflows];
         sent = new PortSums[coflows];
@@ -109,6 +127,15 @@ final class CoflowAggregates {
         stale[to] = new StaleLoads(older.base, java.util.Arrays.copyOf(union, n));
     }
 
+    /** The hosts of {@code coflow}'s flows, or null when not computed yet. */
+    Hosts hosts(int coflow) {
+        return hosts[coflow];
+    }
+
+    void hosts(int coflow, Hosts value) {
+        hosts[coflow] = value;
+    }
+
     /** The groups of {@code coflow} by {@code side} ({@link #SRC} or {@link #DST}), or null when not computed yet. */
     PortGroups groups(int side, int coflow) {
         return groups[side][coflow];
@@ -121,9 +148,10 @@ final class CoflowAggregates {
     /**
      * Takes the sums of coflow {@code from} of {@code prev} (a state built before) for coflow {@code to} of this
      * one, whose flows are the same flows with the same endpoints and finished flags, {@code shift} positions
-     * further on: the host groups, and the loads when {@code withLoads} (the sent bytes are the same too).
+     * further on: the hosts, the host groups, and the loads when {@code withLoads} (the sent bytes are the same too).
      */
     void carry(int to, CoflowAggregates prev, int from, int shift, boolean withLoads) {
+        hosts[to] = prev.hosts[from];
         if (withLoads) {
             loads[to] = prev.loads[from];
             stale[to] = prev.stale[from];
@@ -136,13 +164,14 @@ final class CoflowAggregates {
     }
 
     /**
-     * The aggregates of the next revision of the state: a coflow keeps its loads unless a flow's sent bytes or
-     * finished flag changed ({@code valuesChanged}), and its groups unless a finished flag changed
-     * ({@code finishedChanged}); the revised state keeps the first {@code kept} of these coflows and has
+     * The aggregates of the next revision of the state: a coflow keeps its hosts (a revision changes no flow's
+     * endpoints), its loads unless a flow's sent bytes or finished flag changed ({@code valuesChanged}), and its
+     * groups unless a finished flag changed ({@code finishedChanged}); the revised state keeps the first {@code kept} of these coflows and has
      * {@code coflows} in all, those a revision appends after the kept ones included (they start with nothing computed).
      */
     CoflowAggregates revised(boolean[] valuesChanged, boolean[] finishedChanged, int kept, int coflows) {
         CoflowAggregates next = new CoflowAggregates(coflows); // coflows appended after these start empty
+        System.arraycopy(hosts, 0, next.hosts, 0, kept);
         for (int c = 0; c < kept; c++) {
             if (!valuesChanged[c]) {
                 next.loads[c] = loads[c];

@@ -81,7 +81,7 @@ public final class LasQueues {
      * queues stand until then.
      */
     public double nextCrossing(ClusterState state, double[] rate, boolean early) {
-        return crossing(state, f -> rate[f], early);
+        return crossing(state, c -> sumOver(state, c, f -> rate[f]), early);
     }
 
     /**
@@ -90,10 +90,41 @@ public final class LasQueues {
      * at the threshold itself, not at the slack, so the crossing is seen despite rounding.
      */
     public double nextCrossing(ClusterState state, Decision decision) {
-        return crossing(state, f -> decision.rateOf(state, f), false);
+        return crossing(state, c -> sumOver(state, c, f -> decision.rateOf(state, f)), false);
     }
 
-    /** The one loop behind both {@code nextCrossing}s; {@code rateOf} maps a flow index to its decided rate. */
+    /**
+     * {@link #nextCrossing(ClusterState, double[], boolean)} from the coflows' total rates ({@link #coflowRates}), so
+     * that a scheduler that needs both the exact crossing and the early bound sums the flows' rates once.
+     */
+    public double nextCrossingAt(ClusterState state, double[] coflowRate, boolean early) {
+        return crossing(state, c -> coflowRate[c], early);
+    }
+
+    /**
+     * Each coflow's total rate, indexed like {@code state.coflows()}: {@code rate} summed over its unfinished flows
+     * in flow order (the sum the crossings take), except that a coflow in the last queue, which has no threshold to
+     * cross, or one marked in {@code atZero} (its flows known to be at 0; may be null) gets 0 without the pass.
+     */
+    public double[] coflowRates(ClusterState state, double[] rate, boolean[] atZero) {
+        double[] total = new double[state.coflowCount()];
+        for (int c = 0; c < total.length; c++) {
+            if ((atZero == null || !atZero[c]) && queueOf(state.sentBy(c)) < queues - 1) {
+                total[c] = sumOver(state, c, f -> rate[f]);
+            }
+        }
+        return total;
+    }
+
+    private static double sumOver(ClusterState state, int coflow, IntToDoubleFunction rateOf) {
+        double r = 0;
+        for (int f : state.unfinishedFlowsOf(coflow)) {
+            r += rateOf.applyAsDouble(f);
+        }
+        return r;
+    }
+
+    /** The one loop behind the {@code nextCrossing}s; {@code rateOf} maps a coflow index to its total rate. */
     private double crossing(ClusterState state, IntToDoubleFunction rateOf, boolean early) {
         double wake = Double.POSITIVE_INFINITY;
         double eps = state.network().rateEpsilon();
@@ -103,10 +134,7 @@ public final class LasQueues {
             if (Double.isInfinite(threshold)) {
                 continue;
             }
-            double r = 0;
-            for (int f : state.unfinishedFlowsOf(c)) {
-                r += rateOf.applyAsDouble(f);
-            }
+            double r = rateOf.applyAsDouble(c);
             if (early) {
                 threshold -= Math.min(MAX_SLACK_BYTES, THRESHOLD_SLACK * Math.max(1.0, threshold));
                 if (r > 0) {

@@ -22,18 +22,19 @@ public final class MaxMin {
      * flow's share to {@code rate[flow]}.
      *
      * @param demand per-flow demand caps indexed by flow index, or {@code null} for infinite demand
+     * @return how many of the flows got a positive rate
      */
-    public static void fill(ClusterState state, int[] flows, double[] residual, double[] demand, double[] rate) {
+    public static int fill(ClusterState state, int[] flows, double[] residual, double[] demand, double[] rate) {
         int nFlows = flows.length;
         if (nFlows == 0) {
-            return;
+            return 0;
         }
         double eps = state.network().rateEpsilon();
         int nRes = residual.length;
         ActiveFlows active = ActiveFlows.of(state, flows, residual, demand, eps);
         int activeCount = active.count;
         if (activeCount == 0) {
-            return;
+            return 0;
         }
         int[] resStart = active.resStart;
         int[] res = active.res;
@@ -117,14 +118,17 @@ public final class MaxMin {
                 }
             }
         }
+        int given = 0;
         for (int a = 0; a < activeCount; a++) {
             if (x[a] > 0) {
+                given++;
                 rate[active.flows[a]] += x[a];
                 for (int i = resStart[a]; i < resStart[a + 1]; i++) {
                     residual[res[i]] = Math.max(0.0, residual[res[i]] - x[a]);
                 }
             }
         }
+        return given;
     }
 
     /** Freezes active flow {@code a} at {@code level}. */

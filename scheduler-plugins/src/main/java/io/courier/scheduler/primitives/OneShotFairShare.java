@@ -11,7 +11,8 @@ public final class OneShotFairShare {
     private OneShotFairShare() {
     }
 
-    public static void apply(ClusterState state, int[] flows, double[] residual, double[] rate) {
+    /** Adds each flow's share to {@code rate} and takes it from {@code residual}; returns how many got a positive one. */
+    public static int apply(ClusterState state, int[] flows, double[] residual, double[] rate) {
         double eps = state.network().rateEpsilon();
         int[] n = new int[residual.length];
         boolean[] keep = new boolean[flows.length];
@@ -44,13 +45,16 @@ public final class OneShotFairShare {
                 share[k] = s;
             }
         }
+        int given = 0;
         for (int k = 0; k < flows.length; k++) {
             if (share[k] > 0) {
+                given++;
                 rate[flows[k]] += share[k];
                 for (int p : state.resourcesOf(flows[k])) {
                     residual[p] = Math.max(0.0, residual[p] - share[k]);
                 }
             }
         }
+        return given;
     }
 }

@@ -1,6 +1,7 @@
 package io.courier.scheduler.primitives;
 
 import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.model.Network;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,12 @@ import java.util.Arrays;
  * unfinished flow on that resource.
  */
 public final class QueueAllocation {
+    /**
+     * Fewest unfinished flows for which a coflow is checked for spent ports before its sharing: below it the
+     * sharing's own pass is about as cheap as the check (whose hosts a coflow computes once).
+     */
+    private static final int WIDE = 64;
+
     private QueueAllocation() {
     }
 
@@ -30,14 +37,22 @@ public final class QueueAllocation {
      * Strict priority across queues. Adds to {@code rate} and subtracts from {@code residual}.
      *
      * @param queueOf queue of each coflow, indexed like {@code state.coflows()}
+     * @return for each coflow, whether it is known to have got nothing: true only when its tie group got no rate at
+     *         all (false says nothing), so that a caller can skip a pass over its flows that would find them all at 0
      */
-    public static void strict(ClusterState state, int[] queueOf, int queues, GroupSharing sharing,
+    public static boolean[] strict(ClusterState state, int[] queueOf, int queues, GroupSharing sharing,
             double[] residual, double[] rate) {
+        boolean[] idle = new boolean[queueOf.length];
         for (int q = 0; q < queues; q++) {
             for (int[] group : groups(state, queueOf, q)) {
-                share(state, group, residual, rate, sharing);
+                if (!share(state, group, residual, rate, sharing)) {
+                    for (int c : group) {
+                        idle[c] = true;
+                    }
+                }
             }
         }
+        return idle;
     }
 
     /**
@@ -45,8 +60,9 @@ public final class QueueAllocation {
      * subtracts from {@code residual}.
      *
      * @param weight weight of each queue ({@code > 0}), indexed by queue
+     * @return for each coflow, whether it is known to have got nothing (as {@link #strict})
      */
-    public static void weighted(ClusterState state, int[] queueOf, double[] weight, GroupSharing sharing,
+    public static boolean[] weighted(ClusterState state, int[] queueOf, double[] weight, GroupSharing sharing,
             double[] residual, double[] rate) {
         int queues = weight.length;
         int nRes = residual.length;
@@ -69,6 +85,7 @@ public final class QueueAllocation {
         double[] initial = residual.clone();
         double[] queueShare = new double[nRes];
         double[] limited = new double[nRes];
+        boolean[] idle = new boolean[queueOf.length];
         for (int q = 0; q < queues; q++) {
             for (int p = 0; p < nRes; p++) {
                 queueShare[p] = weightSum[p] > 0 ? initial[p] * weight[q] / weightSum[p] : 0.0;
@@ -78,7 +95,11 @@ public final class QueueAllocation {
                     limited[p] = Math.min(queueShare[p], residual[p]);
                 }
                 double[] before = limited.clone();
-                share(state, group, limited, rate, sharing);
+                if (!share(state, group, limited, rate, sharing)) {
+                    for (int c : group) {
+                        idle[c] = true;
+                    }
+                }
                 for (int p = 0; p < nRes; p++) {
                     double used = before[p] - limited[p];
                     if (used > 0) {
@@ -88,16 +109,53 @@ public final class QueueAllocation {
                 }
             }
         }
+        return idle;
     }
 
-    private static void share(ClusterState state, int[] coflowsOfGroup, double[] residual, double[] rate,
+    /** Shares the residual among a tie group's flows; returns whether any of them got a rate. */
+    private static boolean share(ClusterState state, int[] coflowsOfGroup, double[] residual, double[] rate,
             GroupSharing sharing) {
+        if (blocked(state, coflowsOfGroup, residual)) {
+            return false;
+        }
         int[] flows = flowsOf(state, coflowsOfGroup);
         if (sharing == GroupSharing.MAX_MIN) {
-            MaxMin.fill(state, flows, residual, null, rate);
-        } else {
-            OneShotFairShare.apply(state, flows, residual, rate);
+            return MaxMin.fill(state, flows, residual, null, rate) > 0;
         }
+        return OneShotFairShare.apply(state, flows, residual, rate) > 0;
+    }
+
+    /**
+     * Whether every coflow of the group is wide and has all its source hosts' up ports, or all its destination hosts'
+     * down ports, spent. Then no flow of the group can get a rate — both sharings give a flow nothing unless each of
+     * its resources, its two host ports among them, has capacity left — so the group is skipped without the sharing's
+     * pass over its flows. Under strict priority this is the common case for the wide coflows of the lower queues
+     * (about half of the flows fai's allocations looked at on the FB trace); the check reads a coflow's hosts, which
+     * the state keeps for the coflow's life, so it costs a few ports per coflow and nothing as flows finish.
+     */
+    private static boolean blocked(ClusterState state, int[] coflowsOfGroup, double[] residual) {
+        Network net = state.network();
+        double eps = net.rateEpsilon();
+        for (int c : coflowsOfGroup) {
+            if (state.unfinishedFlowsOf(c).length < WIDE) {
+                return false;
+            }
+            if (!spent(state.sourceHostsOf(c), net, true, residual, eps)
+                    && !spent(state.destinationHostsOf(c), net, false, residual, eps)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether the up ports ({@code upPorts}) or the down ports of all {@code hosts} have at most {@code eps} left. */
+    private static boolean spent(int[] hosts, Network net, boolean upPorts, double[] residual, double eps) {
+        for (int h : hosts) {
+            if (residual[upPorts ? net.up(h) : net.down(h)] > eps) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The unfinished flows of a tie group; for the usual group of one coflow, the state's own list (only read). */

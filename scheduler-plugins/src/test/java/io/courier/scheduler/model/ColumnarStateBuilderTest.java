@@ -86,6 +86,8 @@ class ColumnarStateBuilderTest {
                 assertEquals(sentB.sum(k), sentA.sum(k), 0.0);
             }
             assertEquals(sentB.max(), sentA.max(), 0.0);
+            assertArrayEquals(b.sourceHostsOf(c), a.sourceHostsOf(c));
+            assertArrayEquals(b.destinationHostsOf(c), a.destinationHostsOf(c));
             for (int h = 0; h < NET.hostCount(); h++) {
                 assertSameGroup(b.unfinishedBySrc(c), a.unfinishedBySrc(c), h);
                 assertSameGroup(b.unfinishedByDst(c), a.unfinishedByDst(c), h);
@@ -477,6 +479,43 @@ class ColumnarStateBuilderTest {
         rejects(() -> reusable.revise(9.0, 3), "0 to 2 coflows", "not 3");
         reusable.revise(9.0, 1);
         rejects(() -> reusable.reviseFlow(widths[5], 1, false, 1, 1), "flow index " + widths[5], widths[5] + " flows");
+    }
+
+    /**
+     * A coflow's hosts (all its flows', finished ones included) follow it through revisions: when a flow finishes,
+     * when the coflow is kept before a departure, and when it moves to a lower index after one (appended again, or
+     * in a whole build after the first coflow leaves). The coflows touch disjoint hosts, so hosts carried from the
+     * wrong coflow show.
+     */
+    @Test
+    void hostsOfACoflowFollowItThroughRevisions() {
+        Network net = Network.uniform(8, 100.0);
+        ColumnarStateBuilder b = ColumnarStateBuilder.reusable(net);
+        Coflow a = new Coflow(CoflowId.of(1), 0, 1.0);
+        Coflow m = new Coflow(CoflowId.of(2), 1, 1.0);
+        Coflow z = new Coflow(CoflowId.of(3), 2, 1.0);
+        b.begin().now(0).coflow(a).flow(10, 1, 2, 50, 0, false, 0, 0).flow(11, 0, 2, 50, 0, false, 0, 0)
+                .coflow(m).flow(20, 3, 5, 50, 0, false, 0, 0).flow(21, 3, 4, 50, 0, false, 0, 0)
+                .coflow(z).flow(30, 6, 7, 50, 0, false, 0, 0).flow(31, 6, 0, 50, 0, false, 0, 0);
+        ClusterState s = b.build();
+        int[][] src = {{0, 1}, {3}, {6}};
+        int[][] dst = {{2}, {4, 5}, {0, 7}};
+        for (int c = 0; c < 3; c++) {
+            assertArrayEquals(src[c], s.sourceHostsOf(c));
+            assertArrayEquals(dst[c], s.destinationHostsOf(c));
+        }
+        b.revise(1).reviseFlow(1, 50, true, 0, 0); // a's flow from host 0 finishes: its hosts stay
+        s = b.build();
+        assertArrayEquals(src[0], s.sourceHostsOf(0));
+        b.revise(2, 1).coflow(z).flow(30, 6, 7, 50, 1, false, 0, 0).flow(31, 6, 0, 50, 1, false, 0, 0);
+        s = b.build(); // m left: a kept, z appended again at index 1
+        assertArrayEquals(src[0], s.sourceHostsOf(0));
+        assertArrayEquals(src[2], s.sourceHostsOf(1));
+        assertArrayEquals(dst[2], s.destinationHostsOf(1));
+        b.revise(3, 0).coflow(z).flow(30, 6, 7, 50, 2, false, 0, 0).flow(31, 6, 0, 50, 2, false, 0, 0);
+        s = b.build(); // a left: z alone, at index 0
+        assertArrayEquals(src[2], s.sourceHostsOf(0));
+        assertArrayEquals(dst[2], s.destinationHostsOf(0));
     }
 
     /**

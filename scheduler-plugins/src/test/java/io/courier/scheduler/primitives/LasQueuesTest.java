@@ -1,9 +1,15 @@
 package io.courier.scheduler.primitives;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.courier.scheduler.model.ClusterState;
+import io.courier.scheduler.primitives.QueueAllocation.GroupSharing;
+import io.courier.scheduler.testing.Fixtures;
+import io.courier.scheduler.testing.Scenario;
+import io.courier.scheduler.testing.Snapshot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -68,5 +74,36 @@ class LasQueuesTest {
         for (String f : fragments) {
             assertTrue(x.getMessage().contains(f), "message '" + x.getMessage() + "' lacks '" + f + "'");
         }
+    }
+
+    /**
+     * FAI1 at t = 2 under strict priority (Q1 = 4, so C3, having sent 4, is in queue 1 and gets nothing): C1 and C2
+     * each send 1.5 in all and reach Q1 at 2 + 4 / 1.5; C3 would reach 40 but sends nothing. The crossings from the
+     * coflows' total rates equal those from the flows' rates, with or without C3 marked as known to be at 0; the
+     * early bound aims at the threshold minus its slack.
+     */
+    @Test
+    void crossingsFromCoflowRatesOnFaiFigure1() {
+        Scenario sc = Fixtures.fai1();
+        ClusterState s = Snapshot.of(sc).now(2).sent("C3F1", 2).sent("C3F2", 2).build();
+        LasQueues las = new LasQueues(10, 10, 4);
+        int[] queueOf = las.queuesOf(s);
+        double[] rate = new double[s.flowCount()];
+        boolean[] idle = QueueAllocation.strict(s, queueOf, 10, GroupSharing.MAX_MIN, s.residualCapacities(false),
+                rate);
+        assertArrayEquals(new boolean[] {true, false, false}, idle); // coflow order (arrival, id): C3, C1, C2
+        double[] total = las.coflowRates(s, rate, null);
+        assertArrayEquals(new double[] {0, 1.5, 1.5}, total, 1e-12);
+        assertArrayEquals(total, las.coflowRates(s, rate, idle), 0.0);
+        assertEquals(2 + 4 / 1.5, las.nextCrossingAt(s, total, false), 1e-12);
+        assertEquals(las.nextCrossing(s, rate, false), las.nextCrossingAt(s, total, false), 0.0);
+        assertEquals(2 + (4 - 4e-9) / 1.5, las.nextCrossingAt(s, total, true), 1e-12);
+        assertEquals(las.nextCrossing(s, rate, true), las.nextCrossingAt(s, total, true), 0.0);
+        // A coflow in the last queue has no threshold to cross: its rates are not summed.
+        double[] c3Sends = rate.clone();
+        c3Sends[Snapshot.index(s, sc, "C3F1")] = 1;
+        assertArrayEquals(new double[] {1, 1.5, 1.5}, las.coflowRates(s, c3Sends, null), 1e-12);
+        assertArrayEquals(new double[] {0, 1.5, 1.5}, new LasQueues(2, 10, 4).coflowRates(s, c3Sends, null), 1e-12);
+        assertEquals(Double.POSITIVE_INFINITY, new LasQueues(1, 10, 4).nextCrossingAt(s, total, false));
     }
 }

@@ -3,12 +3,14 @@ package io.courier.scheduler.primitives;
 import static io.courier.scheduler.primitives.Hand.EPS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.primitives.QueueAllocation.GroupSharing;
 import io.courier.scheduler.testing.Fixtures;
 import io.courier.scheduler.testing.Scenario;
 import io.courier.scheduler.testing.Snapshot;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The LAS queue allocation of Aalo and Fai step 1 (SCHEDULERS.md §4, §6), strict and weighted. */
@@ -122,5 +124,88 @@ class QueueAllocationTest {
         assertEquals(1.0 / 3, oneShot[h.flow("f2")], EPS);
         assertEquals(1.0 / 3, oneShot[h.flow("f3")], EPS);
         assertEquals(1.0 / 3, oneShot[h.flow("f4")], EPS);
+    }
+
+    /**
+     * Wide coflows behind spent ports: a few narrow coflows in queue 0 fill some up and down ports, then wide
+     * coflows (64 flows and more, some finished) in queues 0–2 share what is left. The strict allocation, which
+     * skips a wide coflow all of whose source or destination ports are spent, gives the same rates and residuals
+     * as filling every tie group in turn, and marks as idle exactly groups that got nothing. Fails when a coflow
+     * with one open port on each side is skipped, or when an idle mark is set for a group that got a rate.
+     */
+    @Test
+    void wideCoflowsBehindSpentPortsGetWhatFillingEachGroupGives() {
+        Random rnd = new Random(7);
+        int skipped = 0;
+        int served = 0;
+        for (int round = 0; round < 60; round++) {
+            int hosts = 12;
+            Scenario.Builder b = Scenario.unitCapacity();
+            String[] names = new String[hosts];
+            for (int h = 0; h < hosts; h++) {
+                names[h] = "h" + h;
+            }
+            b.hosts(names);
+            int coflows = 0;
+            for (int k = 0; k < 2 + rnd.nextInt(3); k++, coflows++) { // narrow ones, in queue 0, first
+                b.coflow("N" + k, k);
+                for (int j = 0; j < 1 + rnd.nextInt(4); j++) {
+                    b.flow(names[rnd.nextInt(hosts)], names[rnd.nextInt(hosts)], 10);
+                }
+            }
+            for (int k = 0; k < 4; k++, coflows++) {
+                b.coflow("W" + k, 10 + rnd.nextInt(3)); // equal arrivals make tie groups of wide coflows
+                int srcs = 1 + rnd.nextInt(4);
+                int from = rnd.nextInt(hosts);
+                for (int j = 0; j < 64 + rnd.nextInt(8); j++) {
+                    b.flow("W" + k + "f" + j, names[(from + j % srcs) % hosts], names[rnd.nextInt(hosts)], 10);
+                }
+            }
+            Scenario sc = b.build();
+            Snapshot snap = Snapshot.of(sc).now(20);
+            for (int k = 0; k < 4; k++) {
+                snap.finished("W0f" + rnd.nextInt(64)); // finished flows stay in the state and are not shared
+            }
+            ClusterState s = snap.build();
+            int[] queueOf = new int[s.coflowCount()];
+            for (int c = 0; c < queueOf.length; c++) {
+                queueOf[c] = s.unfinishedFlowsOf(c).length >= 64 ? rnd.nextInt(3) : 0;
+            }
+            double[] residual = s.residualCapacities(false);
+            double[] rate = new double[s.flowCount()];
+            boolean[] idle = QueueAllocation.strict(s, queueOf, 3, GroupSharing.MAX_MIN, residual, rate);
+
+            double[] expectedResidual = s.residualCapacities(false);
+            double[] expected = new double[s.flowCount()];
+            for (int q = 0; q < 3; q++) {
+                for (int[] group : QueueAllocation.groups(s, queueOf, q)) {
+                    int n = 0;
+                    for (int c : group) {
+                        n += s.unfinishedFlowsOf(c).length;
+                    }
+                    int[] flows = new int[n];
+                    int k = 0;
+                    for (int c : group) {
+                        for (int f : s.unfinishedFlowsOf(c)) {
+                            flows[k++] = f;
+                        }
+                    }
+                    int given = MaxMin.fill(s, flows, expectedResidual, null, expected);
+                    for (int c : group) {
+                        assertEquals(given == 0, idle[c], "idle mark of coflow " + c + " in round " + round);
+                        if (given == 0 && n >= 64) {
+                            skipped++;
+                        } else if (given > 0 && n >= 64) {
+                            served++;
+                        }
+                    }
+                }
+            }
+            assertArrayEquals(expected, rate, 0.0, "rates in round " + round);
+            assertArrayEquals(expectedResidual, residual, 0.0, "residuals in round " + round);
+        }
+        // The rounds must exercise both sides of the check.
+        assertTrue(skipped > 20, "wide coflows that got nothing: " + skipped);
+        assertTrue(served > 20, "wide coflows that got a rate: " + served);
     }
 }
