@@ -36,8 +36,6 @@ public final class ClusterState {
     private final FlowColumns columns;
     // Room for the memo of a size-hiding view's flows, lent by a reusable ColumnarStateBuilder; null = fresh.
     private final Flow[] viewBuffer;
-    /** {@link #sentBy} of every coflow, computed on first use (the state never changes after it is built). */
-    private volatile double[] sentByCoflow;
     /** {@link #unfinishedFlows}, computed on first use; never handed out (callers get a copy). */
     private volatile int[] unfinishedMemo;
     /** Per-coflow port loads and ports, computed on first use; shared with this state's size-hiding views. */
@@ -255,24 +253,23 @@ public final class ClusterState {
         return r;
     }
 
-    /** Bytes sent by all flows of a coflow, finished ones included (attained service). */
+    /**
+     * Bytes sent by all flows of a coflow, finished ones included (attained service), summed in flow order. Computed
+     * once per state and coflow; a revised state ({@link ColumnarStateBuilder#revise}), or the next whole state, keeps
+     * the sums of coflows none of whose flows' sent bytes changed (under strict priority, the coflows held back).
+     */
     public double sentBy(int coflowIndex) {
-        double[] memo = sentByCoflow;
-        if (memo == null) {
-            // LAS-style schedulers ask for every coflow, often several times per decision: one pass over the
-            // state's flows serves them all. Two threads may both compute it; they compute the same sums.
-            memo = new double[flowsOfCoflow.length];
+        Double total = aggregates.sentTotal(coflowIndex);
+        if (total == null) {
+            double s = 0;
             double[] sent = columns.sent;
-            for (int c = 0; c < memo.length; c++) {
-                double s = 0;
-                for (int f : flowsOfCoflow[c]) {
-                    s += sent[f];
-                }
-                memo[c] = s;
+            for (int f : flowsOfCoflow[coflowIndex]) {
+                s += sent[f];
             }
-            sentByCoflow = memo;
+            total = s;
+            aggregates.sentTotal(coflowIndex, total);
         }
-        return memo[coflowIndex];
+        return total;
     }
 
     /**
@@ -434,7 +431,7 @@ public final class ClusterState {
         // Hidden twins are made when a scheduler reads a flow (and memoized by the flow), not up front.
         List<Flow> visible = flows;
         List<Flow> hidden = viewBuffer != null
-                ? new LazyFlowList(viewBuffer, flows.size(), i -> visible.get(i).withSizeHidden())
+                ? LazyFlowList.clearedOnFirstRead(viewBuffer, flows.size(), i -> visible.get(i).withSizeHidden())
                 : new LazyFlowList(flows.size(), i -> visible.get(i).withSizeHidden());
         return new ClusterState(now, network, coflows, hidden, linkEstimate, false,
                 coflowIndex, flowIndex, coflowOfFlow, flowsOfCoflow, resources, unfinishedOfCoflow, columns, null,

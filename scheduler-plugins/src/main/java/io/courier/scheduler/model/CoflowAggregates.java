@@ -1,10 +1,11 @@
 package io.courier.scheduler.model;
 
 /**
- * Per-coflow sums over a {@link ClusterState}'s unfinished flows, each computed on first use and then kept:
- * the remaining bytes per port ({@link ClusterState#remainingPortLoads}) and the flows grouped by source and by
- * destination host ({@link ClusterState#unfinishedBySrc}, {@link ClusterState#unfinishedByDst}); and the hosts all
- * its flows touch ({@link ClusterState#sourceHostsOf}, {@link ClusterState#destinationHostsOf}). A revised state
+ * Per-coflow sums over a {@link ClusterState}'s flows, each computed on first use and then kept: over its unfinished
+ * flows the remaining bytes per port ({@link ClusterState#remainingPortLoads}) and the flows grouped by source and by
+ * destination host ({@link ClusterState#unfinishedBySrc}, {@link ClusterState#unfinishedByDst}); over all its flows
+ * the bytes sent, per port and in all ({@link ClusterState#sentPortSums}, {@link ClusterState#sentBy}), and the hosts
+ * they touch ({@link ClusterState#sourceHostsOf}, {@link ClusterState#destinationHostsOf}). A revised state
  * ({@link ColumnarStateBuilder#revise}) keeps the entries of the coflows none of whose flows changed, which is
  * what makes a decision between two arrivals cost in proportion to the coflows that moved. Safe for concurrent
  * readers: every entry is an object whose fields are final, so publishing it through a plain array is safe
@@ -59,6 +60,8 @@ final class CoflowAggregates {
     private final StaleLoads[] stale;
     /** Bytes sent per port, finished flows included ({@link ClusterState#sentPortSums}); kept while sent bytes are. */
     private final PortSums[] sent;
+    /** Bytes sent in all, finished flows included ({@link ClusterState#sentBy}); kept while sent bytes are. */
+    private final Double[] sentTotal;
     private final PortGroups[][] groups; // [SRC or DST][coflow]
     private final Hosts[] hosts;
 
@@ -67,6 +70,7 @@ final class CoflowAggregates {
         loads = new Loads[coflows];
         stale = new StaleLoads[coflows];
         sent = new PortSums[coflows];
+        sentTotal = new Double[coflows];
         groups = new PortGroups[][] {new PortGroups[coflows], new PortGroups[coflows]};
     }
 
@@ -92,6 +96,15 @@ final class CoflowAggregates {
 
     void sentSums(int coflow, PortSums value) {
         sent[coflow] = value;
+    }
+
+    /** The bytes {@code coflow} sent in all, or null when not computed yet. */
+    Double sentTotal(int coflow) {
+        return sentTotal[coflow];
+    }
+
+    void sentTotal(int coflow, Double value) {
+        sentTotal[coflow] = value;
     }
 
     /** Whether the loads of {@code coflow} are known here, up to date or stale: only then can a later state refresh them. */
@@ -148,7 +161,8 @@ final class CoflowAggregates {
     /**
      * Takes the sums of coflow {@code from} of {@code prev} (a state built before) for coflow {@code to} of this
      * one, whose flows are the same flows with the same endpoints and finished flags, {@code shift} positions
-     * further on: the hosts, the host groups, and the loads when {@code withLoads} (the sent bytes are the same too).
+     * further on: the hosts, the host groups, and the loads and sent bytes when {@code withLoads} (the sent bytes are
+     * the same too).
      */
     void carry(int to, CoflowAggregates prev, int from, int shift, boolean withLoads) {
         hosts[to] = prev.hosts[from];
@@ -156,6 +170,7 @@ final class CoflowAggregates {
             loads[to] = prev.loads[from];
             stale[to] = prev.stale[from];
             sent[to] = prev.sent[from];
+            sentTotal[to] = prev.sentTotal[from];
         }
         for (int side = SRC; side <= DST; side++) {
             PortGroups g = prev.groups[side][from];
@@ -165,9 +180,10 @@ final class CoflowAggregates {
 
     /**
      * The aggregates of the next revision of the state: a coflow keeps its hosts (a revision changes no flow's
-     * endpoints), its loads unless a flow's sent bytes or finished flag changed ({@code valuesChanged}), and its
-     * groups unless a finished flag changed ({@code finishedChanged}); the revised state keeps the first {@code kept} of these coflows and has
-     * {@code coflows} in all, those a revision appends after the kept ones included (they start with nothing computed).
+     * endpoints), its loads and sent bytes unless a flow's sent bytes or finished flag changed
+     * ({@code valuesChanged}), and its groups unless a finished flag changed ({@code finishedChanged}); the revised
+     * state keeps the first {@code kept} of these coflows and has {@code coflows} in all, those a revision appends
+     * after the kept ones included (they start with nothing computed).
      */
     CoflowAggregates revised(boolean[] valuesChanged, boolean[] finishedChanged, int kept, int coflows) {
         CoflowAggregates next = new CoflowAggregates(coflows); // coflows appended after these start empty
@@ -177,6 +193,7 @@ final class CoflowAggregates {
                 next.loads[c] = loads[c];
                 next.stale[c] = stale[c];
                 next.sent[c] = sent[c];
+                next.sentTotal[c] = sentTotal[c];
             }
             if (!finishedChanged[c]) {
                 next.groups[SRC][c] = groups[SRC][c];
