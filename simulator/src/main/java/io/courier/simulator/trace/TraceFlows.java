@@ -49,10 +49,11 @@ public final class TraceFlows {
     }
 
     private static List<TraceFlow> exact(TraceCoflow c) {
-        List<Integer> mappers = c.mapperRacks();
+        // Unboxed once per coflow: the trace's wide coflows repeat their mappers for each of hundreds of reducers.
+        int[] mappers = c.mapperRacks().stream().mapToInt(Integer::intValue).toArray();
         List<TraceFlow> out = new ArrayList<>((int) Math.min(Integer.MAX_VALUE, c.width()));
         for (TraceReducer r : c.reducers()) {
-            double perMapper = r.bytes() / mappers.size();
+            double perMapper = r.bytes() / mappers.length;
             for (int m : mappers) {
                 out.add(new TraceFlow(m, r.rack(), perMapper));
             }

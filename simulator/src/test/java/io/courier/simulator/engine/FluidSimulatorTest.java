@@ -199,4 +199,55 @@ class FluidSimulatorTest {
                 () -> run(Fixtures.v1(), idle, SimulationOptions.defaults()));
         assertTrue(e.getMessage().contains("stalls at t=0"), e.getMessage());
     }
+
+    /**
+     * A scheduler whose rates exceed a port is stopped with the port, the time and the sums named: on a big switch
+     * (the engine reads the flows' host ports from the state's columns) and in a network with an extra link (read
+     * through each flow's resources).
+     */
+    @Test
+    void overbookingIsReportedWithTheResource() {
+        CoflowScheduler greedy = new CoflowScheduler() {
+            @Override
+            public String name() {
+                return "greedy";
+            }
+
+            @Override
+            public SchedulerType type() {
+                return SchedulerType.RATE_BASED;
+            }
+
+            @Override
+            public Set<Info> needs() {
+                return EnumSet.noneOf(Info.class);
+            }
+
+            @Override
+            public Decision schedule(ClusterState state) {
+                double[] rate = new double[state.flowCount()];
+                for (int f : state.unfinishedFlows()) {
+                    rate[f] = 0.75;
+                }
+                return Decision.ofRates(state, rate);
+            }
+
+            @Override
+            public double nextWakeup(ClusterState state, Decision decision) {
+                return Double.POSITIVE_INFINITY;
+            }
+        };
+        Scenario bigSwitch = Scenario.unitCapacity().hosts("a", "b", "x", "y").coflow("A", 0)
+                .flow("a", "x", 1).flow("b", "x", 1).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> run(bigSwitch, greedy, SimulationOptions.defaults()));
+        assertTrue(e.getMessage().contains("overbooks down(x) at t=0"), e.getMessage());
+        assertTrue(e.getMessage().contains("1.5 > capacity 1.0"), e.getMessage());
+
+        // A network with an extra link (which the simulator's flows do not cross): each flow's resources are read.
+        Scenario withLink = Scenario.unitCapacity().hosts("a", "b", "x", "y").link("L", 1).coflow("A", 0)
+                .flow("a", "y", 1).flow("a", "x", 1).build();
+        e = assertThrows(IllegalStateException.class, () -> run(withLink, greedy, SimulationOptions.defaults()));
+        assertTrue(e.getMessage().contains("overbooks up(a) at t=0"), e.getMessage());
+    }
 }
