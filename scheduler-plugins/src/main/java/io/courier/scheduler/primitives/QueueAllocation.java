@@ -159,7 +159,7 @@ public final class QueueAllocation {
     }
 
     /** The unfinished flows of a tie group; for the usual group of one coflow, the state's own list (only read). */
-    private static int[] flowsOf(ClusterState state, int[] coflowsOfGroup) {
+    static int[] flowsOf(ClusterState state, int[] coflowsOfGroup) {
         if (coflowsOfGroup.length == 1) {
             return state.unfinishedFlowsOf(coflowsOfGroup[0]);
         }

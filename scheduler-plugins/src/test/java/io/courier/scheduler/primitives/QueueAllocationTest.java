@@ -179,17 +179,8 @@ class QueueAllocationTest {
             double[] expected = new double[s.flowCount()];
             for (int q = 0; q < 3; q++) {
                 for (int[] group : QueueAllocation.groups(s, queueOf, q)) {
-                    int n = 0;
-                    for (int c : group) {
-                        n += s.unfinishedFlowsOf(c).length;
-                    }
-                    int[] flows = new int[n];
-                    int k = 0;
-                    for (int c : group) {
-                        for (int f : s.unfinishedFlowsOf(c)) {
-                            flows[k++] = f;
-                        }
-                    }
+                    int[] flows = QueueAllocation.flowsOf(s, group);
+                    int n = flows.length;
                     int given = MaxMin.fill(s, flows, expectedResidual, null, expected);
                     for (int c : group) {
                         assertEquals(given == 0, idle[c], "idle mark of coflow " + c + " in round " + round);

@@ -40,6 +40,40 @@ class FluidSimulatorTest {
         return FluidSimulator.run(ScenarioWorkloads.of(sc), s, s.name(), o, ProgressListener.NONE);
     }
 
+    /** A rate-based scheduler that gives every unfinished flow {@code rate} and asks for no wake-up. */
+    private static CoflowScheduler fixedRates(String name, double rate) {
+        return new CoflowScheduler() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public SchedulerType type() {
+                return SchedulerType.RATE_BASED;
+            }
+
+            @Override
+            public Set<Info> needs() {
+                return EnumSet.noneOf(Info.class);
+            }
+
+            @Override
+            public Decision schedule(ClusterState state) {
+                double[] rates = new double[state.flowCount()];
+                for (int f : state.unfinishedFlows()) {
+                    rates[f] = rate;
+                }
+                return Decision.ofRates(state, rates);
+            }
+
+            @Override
+            public double nextWakeup(ClusterState state, Decision decision) {
+                return Double.POSITIVE_INFINITY;
+            }
+        };
+    }
+
     private static void assertCcts(Scenario sc, SimulationResult r, Object... nameAndCct) {
         for (int i = 0; i < nameAndCct.length; i += 2) {
             assertEquals(((Number) nameAndCct[i + 1]).doubleValue(),
@@ -169,32 +203,7 @@ class FluidSimulatorTest {
     /** A scheduler that pauses everything and asks for no wake-up is reported, not looped on. */
     @Test
     void stallIsReportedWithContext() {
-        CoflowScheduler idle = new CoflowScheduler() {
-            @Override
-            public String name() {
-                return "idle";
-            }
-
-            @Override
-            public SchedulerType type() {
-                return SchedulerType.RATE_BASED;
-            }
-
-            @Override
-            public Set<Info> needs() {
-                return EnumSet.noneOf(Info.class);
-            }
-
-            @Override
-            public Decision schedule(ClusterState state) {
-                return Decision.ofRates(state, new double[state.flowCount()]);
-            }
-
-            @Override
-            public double nextWakeup(ClusterState state, Decision decision) {
-                return Double.POSITIVE_INFINITY;
-            }
-        };
+        CoflowScheduler idle = fixedRates("idle", 0.0);
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> run(Fixtures.v1(), idle, SimulationOptions.defaults()));
         assertTrue(e.getMessage().contains("stalls at t=0"), e.getMessage());
@@ -207,36 +216,7 @@ class FluidSimulatorTest {
      */
     @Test
     void overbookingIsReportedWithTheResource() {
-        CoflowScheduler greedy = new CoflowScheduler() {
-            @Override
-            public String name() {
-                return "greedy";
-            }
-
-            @Override
-            public SchedulerType type() {
-                return SchedulerType.RATE_BASED;
-            }
-
-            @Override
-            public Set<Info> needs() {
-                return EnumSet.noneOf(Info.class);
-            }
-
-            @Override
-            public Decision schedule(ClusterState state) {
-                double[] rate = new double[state.flowCount()];
-                for (int f : state.unfinishedFlows()) {
-                    rate[f] = 0.75;
-                }
-                return Decision.ofRates(state, rate);
-            }
-
-            @Override
-            public double nextWakeup(ClusterState state, Decision decision) {
-                return Double.POSITIVE_INFINITY;
-            }
-        };
+        CoflowScheduler greedy = fixedRates("greedy", 0.75);
         Scenario bigSwitch = Scenario.unitCapacity().hosts("a", "b", "x", "y").coflow("A", 0)
                 .flow("a", "x", 1).flow("b", "x", 1).build();
         IllegalStateException e = assertThrows(IllegalStateException.class,
