@@ -5,6 +5,7 @@ import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.DecidedCrossing;
 import io.courier.scheduler.primitives.LasQueues;
 import io.courier.scheduler.primitives.QueueAllocation;
 import io.courier.scheduler.primitives.QuietInterval;
@@ -37,10 +38,8 @@ public final class AaloScheduler implements CoflowScheduler {
     private final double epoch;
     /** The last decision's proof for {@link #skipWakeup}: its queues stand until the earliest crossing. */
     private final QuietInterval quiet = new QuietInterval();
-    /** The exact next crossing at the last decision's rates, for the wake-up after a skipped one. */
-    private double crossing = Double.POSITIVE_INFINITY;
-    /** The rate array of the decision {@link #crossing} was computed for (null before the first). */
-    private double[] crossingRates;
+    /** The next queue crossing of the last decision, for the wake-up after a skipped one and for nextWakeup. */
+    private final DecidedCrossing crossing;
     /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
     private boolean proveQuiet;
 
@@ -49,6 +48,7 @@ public final class AaloScheduler implements CoflowScheduler {
             throw new IllegalArgumentException("aalo: epoch must be > 0 seconds, got " + epoch);
         }
         this.queues = queues;
+        this.crossing = new DecidedCrossing(queues);
         this.weighted = weighted;
         this.sharing = sharing;
         this.epoch = epoch;
@@ -112,10 +112,7 @@ public final class AaloScheduler implements CoflowScheduler {
         // The allocation is a function of the queues and the set of unfinished flows only (never of bytes
         // sent within a queue), so while the network is quiet it changes only when a queue does.
         if (proveQuiet) {
-            double[] coflowRate = queues.coflowRates(state, rate, idle);
-            quiet.decided(state.now(), queues.nextCrossingAt(state, coflowRate, true));
-            crossing = queues.nextCrossingAt(state, coflowRate, false);
-            crossingRates = rate;
+            quiet.decided(state.now(), crossing.decided(state, rate, idle));
         }
         return Decision.ofOwnedRates(state, rate);
     }
@@ -127,9 +124,7 @@ public final class AaloScheduler implements CoflowScheduler {
 
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
-        // The crossing of the decision schedule just made (its rate array, on this state) is known already.
-        boolean known = crossingRates != null && decision.ratesMadeOn(state) == crossingRates;
-        return Math.min(state.now() + epoch, known ? crossing : queues.nextCrossing(state, decision));
+        return Math.min(state.now() + epoch, crossing.of(state, decision));
     }
 
     /**
@@ -143,6 +138,6 @@ public final class AaloScheduler implements CoflowScheduler {
 
     @Override
     public double skipWakeup(double now) {
-        return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;
+        return quiet.covers(now) ? Math.min(now + epoch, crossing.exact()) : Double.NaN;
     }
 }

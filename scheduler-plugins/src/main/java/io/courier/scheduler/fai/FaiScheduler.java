@@ -5,6 +5,7 @@ import io.courier.scheduler.model.ClusterState;
 import io.courier.scheduler.model.Decision;
 import io.courier.scheduler.model.Info;
 import io.courier.scheduler.model.SchedulerType;
+import io.courier.scheduler.primitives.DecidedCrossing;
 import io.courier.scheduler.primitives.LasQueues;
 import io.courier.scheduler.primitives.QueueAllocation;
 import io.courier.scheduler.primitives.QuietInterval;
@@ -49,10 +50,8 @@ public final class FaiScheduler implements CoflowScheduler {
     private final Mbab mbab;
     /** The last decision's proof for {@link #skipWakeup} (see {@link #quietBound}). */
     private final QuietInterval quiet = new QuietInterval();
-    /** The exact next queue crossing at the last decision's rates, for the wake-up after a skipped one. */
-    private double crossing = Double.POSITIVE_INFINITY;
-    /** The rate array of the decision {@link #crossing} was computed for (null before the first). */
-    private double[] crossingRates;
+    /** The next queue crossing of the last decision, for the wake-up after a skipped one and for nextWakeup. */
+    private final DecidedCrossing crossing;
     /** Whether a driver asked for {@link #skipWakeup}: only then is each decision's quiet interval proved. */
     private boolean proveQuiet;
 
@@ -75,6 +74,7 @@ public final class FaiScheduler implements CoflowScheduler {
         }
         try {
             this.queues = new LasQueues(queues, multiplier, firstThreshold);
+            this.crossing = new DecidedCrossing(this.queues);
             this.mbab = new Mbab(bytesTolerance, bandwidthTolerance);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("fai: " + e.getMessage(), e);
@@ -138,11 +138,8 @@ public final class FaiScheduler implements CoflowScheduler {
         }
         Allocation a = allocate(state, Stage.REALLOCATED, new Allocation(state));
         double[] rate = a.rate;
-        double[] coflowRate = queues.coflowRates(state, rate, a.atZero);
-        quiet.decided(state.now(), Math.min(queues.nextCrossingAt(state, coflowRate, true),
+        quiet.decided(state.now(), Math.min(crossing.decided(state, rate, a.atZero),
                 quietBound(state, a.equalized, a.afterMbab, rate)));
-        crossing = queues.nextCrossingAt(state, coflowRate, false);
-        crossingRates = rate;
         return Decision.ofOwnedRates(state, rate);
     }
 
@@ -157,7 +154,7 @@ public final class FaiScheduler implements CoflowScheduler {
 
     @Override
     public double skipWakeup(double now) {
-        return quiet.covers(now) ? Math.min(now + epoch, crossing) : Double.NaN;
+        return quiet.covers(now) ? Math.min(now + epoch, crossing.exact()) : Double.NaN;
     }
 
     /**
@@ -218,9 +215,7 @@ public final class FaiScheduler implements CoflowScheduler {
      */
     @Override
     public double nextWakeup(ClusterState state, Decision decision) {
-        // The crossing of the decision schedule just made (its rate array, on this state) is known already.
-        boolean known = crossingRates != null && decision.ratesMadeOn(state) == crossingRates;
-        return Math.min(state.now() + epoch, known ? crossing : queues.nextCrossing(state, decision));
+        return Math.min(state.now() + epoch, crossing.of(state, decision));
     }
 
     /** The queue of a coflow that has sent {@code sent} bytes (P7). */
