@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The simulator's speed figure of the simulator issue: each scheduler replays the full FB trace (coflow triggers,
-# weights from {1..5} with seed 1) in its own JVM with bin/courier simulate's defaults (-Xmx1g -XX:+UseParallelGC),
-# REPEATS times, the schedulers interleaved within each round so that the host's drift hits them alike. Prints a
-# markdown table: wall seconds of the whole process (min / median / max; JVM start and trace reading included),
-# the simulator's own seconds (median), peak heap (max) and decisions. Keeps every run's JSON in OUT.
+# weights from {1..5} with seed 1) in its own JVM with bin/courier simulate's defaults (-Xmx1g -XX:+UseParallelGC and
+# the class-data-sharing archive), REPEATS times, the schedulers interleaved within each round so that the host's
+# drift hits them alike. Prints a markdown table: wall seconds of the whole process (min / median / max; JVM start
+# and trace reading included), the simulator's own seconds (median), peak heap (max) and decisions. Keeps every
+# run's JSON in OUT.
 #
 # Usage: bench/simulator-speed.sh [SCHEDULERS] [REPEATS]
 #   defaults: the nine schedulers that replay the trace in seconds, 3 repeats (about 3 min on 2 cores);
@@ -20,6 +21,10 @@ bench=simulator-speed
 mkdir -p "$out"
 : > "$out/walls.txt"
 IFS=, read -r -a names <<< "$schedulers"
+# A small run first: it builds the jar if needed and writes bin/courier's class-data-sharing archive, which the
+# first timed run would otherwise pay for.
+"$root/bin/courier" simulate --workload 'hosts=4,jobs=2,mappers=2,reducers=2,seed=1' --scheduler fair \
+    --format json -q > /dev/null
 for r in $(seq 1 "$repeats"); do
   for s in "${names[@]}"; do
     start=$(date +%s.%N)

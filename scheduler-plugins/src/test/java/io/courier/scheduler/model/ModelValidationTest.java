@@ -121,6 +121,33 @@ class ModelValidationTest {
     }
 
     /**
+     * An adopted array is checked like a copied one, and its finished flows read exactly +0.0 whatever the scheduler
+     * left there (-0.0 and NaN included): the engine reads such an array in place.
+     */
+    @Test
+    void adoptedRatesAreCheckedAndFinishedFlowsSetToPositiveZero() {
+        ClusterState s = twoFlows();
+        rejects(() -> Decision.ofOwnedRates(s, new double[] {0.5, Double.NaN}), "rate of flow-2", "NaN");
+        rejects(() -> Decision.ofOwnedRates(s, new double[] {-0.25, 0.0}), "rate of flow-1", "-0.25");
+        rejects(() -> Decision.ofOwnedRates(s, new double[] {0.0, Double.POSITIVE_INFINITY}), "rate of flow-2",
+                "Infinity");
+        double[] unfinished = Decision.ofOwnedRates(s, new double[] {-0.0, 0.0}).ratesMadeOn(s);
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(unfinished[0]),
+                "an unfinished flow's -0.0 is a valid rate and kept");
+        Network net = Network.uniform(2, 1);
+        ClusterState done = ClusterState.builder(net).coflow(Coflow.of(1, 0)).flow(Flow.of(1, 1, 0, 1, 1))
+                .flow(Flow.builder(FlowId.of(2), CoflowId.of(1), 1, 0).size(1).sent(1).finished(true).build())
+                .flow(Flow.builder(FlowId.of(3), CoflowId.of(1), 0, 1).size(1).sent(1).finished(true).build())
+                .flow(Flow.builder(FlowId.of(4), CoflowId.of(1), 0, 1).size(1).sent(1).finished(true).build())
+                .build();
+        double[] own = Decision.ofOwnedRates(done, new double[] {0.5, -0.0, Double.NaN, 2.0}).ratesMadeOn(done);
+        assertEquals(0.5, own[0]);
+        for (int i = 1; i < 4; i++) {
+            assertEquals(0L, Double.doubleToRawLongBits(own[i]), "finished flow " + (i + 1) + " reads +0.0");
+        }
+    }
+
+    /**
      * A driver may read a rate-based decision's array in place only on the snapshot it was made on (or a view of it):
      * there finished flows are 0 and the rest were checked; any other state, even one with the same flows, gets null.
      */
