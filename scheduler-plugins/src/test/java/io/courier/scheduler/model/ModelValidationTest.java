@@ -131,9 +131,6 @@ class ModelValidationTest {
         rejects(() -> Decision.ofOwnedRates(s, new double[] {-0.25, 0.0}), "rate of flow-1", "-0.25");
         rejects(() -> Decision.ofOwnedRates(s, new double[] {0.0, Double.POSITIVE_INFINITY}), "rate of flow-2",
                 "Infinity");
-        double[] unfinished = Decision.ofOwnedRates(s, new double[] {-0.0, 0.0}).ratesMadeOn(s);
-        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(unfinished[0]),
-                "an unfinished flow's -0.0 is a valid rate and kept");
         Network net = Network.uniform(2, 1);
         ClusterState done = ClusterState.builder(net).coflow(Coflow.of(1, 0)).flow(Flow.of(1, 1, 0, 1, 1))
                 .flow(Flow.builder(FlowId.of(2), CoflowId.of(1), 1, 0).size(1).sent(1).finished(true).build())
