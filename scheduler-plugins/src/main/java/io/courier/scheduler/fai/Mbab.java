@@ -1,7 +1,6 @@
 package io.courier.scheduler.fai;
 
 import io.courier.scheduler.model.ClusterState;
-import io.courier.scheduler.model.Network;
 
 /**
  * Step 2 of Fai (SCHEDULERS.md §6, seed 001 Alg. 2): minimum-bytes-and-bandwidth bottleneck detection.
@@ -82,21 +81,10 @@ final class Mbab {
             return false;
         }
         // A blocked bottleneck (minBw = 0) pauses the whole coflow: it cannot finish earlier anyway (spec §6).
-        Network net = state.network();
-        boolean hostPortsOnly = net.linkCount() == 0;
         for (int g : flows) {
             double excess = bw[g] - minBw;
             if (excess > 0) {
-                if (hostPortsOnly) {
-                    // The flow's two host ports, from the state's columns rather than through its resource array
-                    // (the same ports; each flow adds to two different entries, so the sums are the same).
-                    residual[net.up(state.src(g))] += excess;
-                    residual[net.down(state.dst(g))] += excess;
-                } else {
-                    for (int p : state.resourcesOf(g)) {
-                        residual[p] += excess;
-                    }
-                }
+                state.addToResources(g, excess, residual);
             }
             bw[g] = minBw;
         }

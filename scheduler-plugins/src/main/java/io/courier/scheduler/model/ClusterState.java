@@ -143,6 +143,23 @@ public final class ClusterState {
     }
 
     /**
+     * Adds {@code amount} to {@code perResource} at each resource of a flow ({@link #resourcesOf}). On a big switch
+     * those are its two host ports, read from the columns rather than through the flow's resource array, a pointer per
+     * flow on the hot paths that call this for every flow with a rate (the same two entries, so sums over flows come
+     * out the same bit for bit).
+     */
+    public void addToResources(int flowIndex, double amount, double[] perResource) {
+        if (network.linkCount() == 0) {
+            perResource[network.up(columns.src[flowIndex])] += amount;
+            perResource[network.down(columns.dst[flowIndex])] += amount;
+        } else {
+            for (int p : resources[flowIndex]) {
+                perResource[p] += amount;
+            }
+        }
+    }
+
+    /**
      * True when {@code other} lists the same flows at the same indices: it is this state or a view of it
      * ({@link #viewFor}), which share their indexes.
      */

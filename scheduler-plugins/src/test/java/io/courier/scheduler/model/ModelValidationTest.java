@@ -1,5 +1,6 @@
 package io.courier.scheduler.model;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -142,6 +143,30 @@ class ModelValidationTest {
         for (int i = 1; i < 4; i++) {
             assertEquals(0L, Double.doubleToRawLongBits(own[i]), "finished flow " + (i + 1) + " reads +0.0");
         }
+    }
+
+    /** A flow's amount lands on its host ports, and on a network with links on the links of its path too. */
+    @Test
+    void addToResourcesCoversEveryResourceOfTheFlow() {
+        ClusterState bigSwitch = twoFlows();
+        double[] used = new double[bigSwitch.network().resourceCount()];
+        bigSwitch.addToResources(0, 0.5, used);
+        bigSwitch.addToResources(1, 0.25, used);
+        Network n = bigSwitch.network();
+        assertEquals(0.5, used[n.up(0)]);
+        assertEquals(0.5, used[n.down(1)]);
+        assertEquals(0.25, used[n.up(1)]);
+        assertEquals(0.25, used[n.down(0)]);
+        Network withLink = Network.builder().host("a", 1, 1).host("b", 1, 1).link("L", 1).build();
+        ClusterState s = ClusterState.builder(withLink).coflow(Coflow.of(1, 0))
+                .flow(Flow.builder(FlowId.of(1), CoflowId.of(1), 0, 1).size(1).path(0).build()).build();
+        double[] onLinks = new double[withLink.resourceCount()];
+        s.addToResources(0, 0.75, onLinks);
+        double[] expected = new double[withLink.resourceCount()];
+        expected[withLink.up(0)] = 0.75;
+        expected[withLink.down(1)] = 0.75;
+        expected[withLink.link(0)] = 0.75;
+        assertArrayEquals(expected, onLinks);
     }
 
     /**

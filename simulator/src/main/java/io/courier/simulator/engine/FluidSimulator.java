@@ -757,21 +757,9 @@ public final class FluidSimulator {
         Network net = state.network();
         double[] used = new double[net.resourceCount()];
         // Only the positive rates add anything (collectPositive checked them all).
-        if (net.linkCount() == 0) {
-            // A flow's resources are its two host ports: read them from the state's columns rather than through its
-            // resource array (the same additions to each port, in the same order).
-            for (int k = 0; k < positiveCount; k++) {
-                int i = positiveBuf[k];
-                used[net.up(state.src(i))] += rate[i];
-                used[net.down(state.dst(i))] += rate[i];
-            }
-        } else {
-            for (int k = 0; k < positiveCount; k++) {
-                int i = positiveBuf[k];
-                for (int p : state.resourcesOf(i)) {
-                    used[p] += rate[i];
-                }
-            }
+        for (int k = 0; k < positiveCount; k++) {
+            int i = positiveBuf[k];
+            state.addToResources(i, rate[i], used);
         }
         for (int p = 0; p < used.length; p++) {
             if (used[p] > net.capacity(p) * (1 + 1e-6) + net.rateEpsilon()) {
