@@ -11,7 +11,9 @@ import java.util.Arrays;
  * <p>Instead of raising all flows by one step per iteration ({@code O(|P|·|F|)}), it tracks the common
  * "water level" of the unfrozen flows and, with a heap, the level at which each resource saturates; a
  * frozen flow updates only its own resources. Cost: {@code O(Σ|Res(f)| · log |P|)}. The result is the
- * same as the spec's loop: flows on a resource whose residual is already {@code <= EPS} get 0.
+ * same as the spec's loop: flows on a resource whose residual is already {@code <= EPS} get 0. On a big switch
+ * without demand caps, where there are more flows than host pairs, the same filling runs over host pairs
+ * ({@link HostPairFilling}), bit for bit the same result.
  */
 public final class MaxMin {
     private MaxMin() {
@@ -25,8 +27,18 @@ public final class MaxMin {
      * @return how many of the flows got a positive rate
      */
     public static int fill(ClusterState state, int[] flows, double[] residual, double[] demand, double[] rate) {
-        int nFlows = flows.length;
-        if (nFlows == 0) {
+        if (flows.length == 0) {
+            return 0;
+        }
+        if (demand == null && HostPairFilling.applies(state.network(), flows.length)) {
+            return HostPairFilling.fill(state, flows, residual, rate);
+        }
+        return fillPerFlow(state, flows, residual, demand, rate);
+    }
+
+    /** The filling flow by flow, for any network and demand caps; {@link #fill} without its host-pair shortcut. */
+    static int fillPerFlow(ClusterState state, int[] flows, double[] residual, double[] demand, double[] rate) {
+        if (flows.length == 0) {
             return 0;
         }
         double eps = state.network().rateEpsilon();
