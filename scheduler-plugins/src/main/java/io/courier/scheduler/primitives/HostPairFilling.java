@@ -35,25 +35,29 @@ final class HostPairFilling {
         int hosts = net.hostCount();
         double eps = net.rateEpsilon();
         int nRes = residual.length;
-        // A flow takes part only if both its ports have capacity left when the call starts; the final pass lowers
-        // the residuals, so the test is taken once, here.
+        // A flow takes part only if both its ports have capacity left when the call starts (the final pass lowers
+        // the residuals, so the test is taken once, here).
         boolean[] open = new boolean[nRes];
         for (int p = 0; p < nRes; p++) {
             open[p] = residual[p] > eps;
         }
         int[] pairFlows = new int[hosts * hosts];    // unfrozen flows of pair (s, d) at s * hosts + d
         int[] unfrozen = new int[nRes];
+        int[] pairOf = new int[flows.length];         // the pair of flows[k], -1 if it takes no part
         int remaining = 0;
-        for (int f : flows) {
-            int s = state.src(f);
-            int d = state.dst(f);
+        for (int k = 0; k < flows.length; k++) {
+            int s = state.src(flows[k]);
+            int d = state.dst(flows[k]);
             int up = net.up(s);
             int down = net.down(d);
             if (open[up] && open[down]) {
-                pairFlows[s * hosts + d]++;
+                pairOf[k] = s * hosts + d;
+                pairFlows[pairOf[k]]++;
                 unfrozen[up]++;
                 unfrozen[down]++;
                 remaining++;
+            } else {
+                pairOf[k] = -1;
             }
         }
         if (remaining == 0) {
@@ -68,28 +72,11 @@ final class HostPairFilling {
             }
         }
         while (remaining > 0) {
-            double resLevel = Double.NaN;
-            int resP = -1;
-            while (!events.isEmpty()) {
-                int p = events.peekResource();
-                if (unfrozen[p] == 0) {
-                    events.poll();
-                    continue;
-                }
-                double current = (residual[p] - frozenUse[p]) / unfrozen[p];
-                if (current != events.peekLevel()) {
-                    events.poll();
-                    events.add(current, p);
-                    continue;
-                }
-                resLevel = current;
-                resP = p;
-                break;
-            }
+            int resP = events.nextSaturation(residual, frozenUse, unfrozen);
             if (resP < 0) {
                 break; // cannot happen: every counted flow has two ports in the heap
             }
-            double level = Math.max(0.0, resLevel);
+            double level = Math.max(0.0, events.peekLevel());
             events.poll();
             // The saturated port's own frozen use is not read again (its unfrozen count drops to 0), so only the
             // other port of each pair is charged.
@@ -115,19 +102,16 @@ final class HostPairFilling {
             unfrozen[resP] = 0;
         }
         int given = 0;
-        for (int f : flows) {
-            int s = state.src(f);
-            int d = state.dst(f);
-            int up = net.up(s);
-            int down = net.down(d);
-            if (open[up] && open[down]) {
-                double x = pairLevel[s * hosts + d];
-                if (x > 0) {
-                    given++;
-                    rate[f] += x;
-                    residual[up] = Math.max(0.0, residual[up] - x);
-                    residual[down] = Math.max(0.0, residual[down] - x);
-                }
+        for (int k = 0; k < flows.length; k++) {
+            double x = pairOf[k] < 0 ? 0.0 : pairLevel[pairOf[k]];
+            if (x > 0) {
+                int f = flows[k];
+                int up = net.up(state.src(f));
+                int down = net.down(state.dst(f));
+                given++;
+                rate[f] += x;
+                residual[up] = Math.max(0.0, residual[up] - x);
+                residual[down] = Math.max(0.0, residual[down] - x);
             }
         }
         return given;

@@ -48,6 +48,30 @@ final class LevelHeap {
         resource[k] = r;
     }
 
+    /**
+     * The resource that saturates next in a filling, left at the top with its level ({@link #peekLevel}), or -1 when
+     * no resource with unfrozen flows is left. The heap is lazy: an entry whose resource has no unfrozen flow left is
+     * dropped, and one whose level has moved since it was added (flows frozen on the resource by other resources) is
+     * put back at the resource's current level {@code (residual − frozenUse) / unfrozen}.
+     */
+    int nextSaturation(double[] residual, double[] frozenUse, int[] unfrozen) {
+        while (size > 0) {
+            int p = resource[0];
+            if (unfrozen[p] == 0) {
+                poll();
+                continue;
+            }
+            double current = (residual[p] - frozenUse[p]) / unfrozen[p];
+            if (current != level[0]) {
+                poll();
+                add(current, p);
+                continue;
+            }
+            return p;
+        }
+        return -1;
+    }
+
     void poll() {
         int n = --size;
         if (n > 0) {

@@ -88,25 +88,8 @@ public final class MaxMin {
         }
         int remaining = activeCount;
         while (remaining > 0) {
-            // Next resource saturation (lazy heap: skip stale entries).
-            double resLevel = Double.POSITIVE_INFINITY;
-            int resP = -1;
-            while (!events.isEmpty()) {
-                int p = events.peekResource();
-                if (unfrozen[p] == 0) {
-                    events.poll();
-                    continue;
-                }
-                double current = (residual[p] - frozenUse[p]) / unfrozen[p];
-                if (current != events.peekLevel()) {
-                    events.poll();
-                    events.add(current, p);
-                    continue;
-                }
-                resLevel = current;
-                resP = p;
-                break;
-            }
+            int resP = events.nextSaturation(residual, frozenUse, unfrozen);
+            double resLevel = resP < 0 ? Double.POSITIVE_INFINITY : events.peekLevel();
             while (byDemand != null && nextDemand < byDemand.length && frozen[byDemand[nextDemand]]) {
                 nextDemand++;
             }
