@@ -12,7 +12,7 @@ import java.util.Arrays;
  * "water level" of the unfrozen flows and, with a heap, the level at which each resource saturates; a
  * frozen flow updates only its own resources. Cost: {@code O(Σ|Res(f)| · log |P|)}. The result is the
  * same as the spec's loop: flows on a resource whose residual is already {@code <= EPS} get 0. On a big switch
- * without demand caps, where there are more flows than host pairs, the same filling runs over host pairs
+ * without demand caps, with at most four host pairs per flow given, the same filling runs over host pairs
  * ({@link HostPairFilling}), bit for bit the same result.
  */
 public final class MaxMin {
