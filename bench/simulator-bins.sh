@@ -4,7 +4,7 @@
 # run, its decisions, simulator seconds, average and weighted-average CCT and the average CCT of each coflow bin
 # (SN/LN/SW/LW of PAPER_RESULTS §0), each relative to the FIRST entry. It is the check that a cheaper setting
 # (a coarser epoch, say) replays the same experiment: the averages are carried by the long-wide bin and can hide
-# large changes in the others (docs/benchmarks.md, "Speed, twelfth round").
+# large changes in the others (docs/simulator-speed-log.md, "Speed, twelfth round").
 #
 # Usage: bench/simulator-bins.sh ENTRY [ENTRY...]
 #   e.g. bench/simulator-bins.sh 'iaoa(period=0.05)' 'iaoa(period=1)'   (about 3 min on 2 cores)
