@@ -3,8 +3,9 @@
 # weights from {1..5} with seed 1) in its own JVM with bin/courier simulate's defaults (-Xmx1g -XX:+UseParallelGC and
 # the class-data-sharing archive), REPEATS times, the schedulers interleaved within each round so that the host's
 # drift hits them alike. Prints a markdown table: wall seconds of the whole process (min / median / max; JVM start
-# and trace reading included), the simulator's own seconds (median), peak heap (max) and decisions. Keeps every
-# run's JSON in OUT.
+# and trace reading included), the simulator's own seconds (median), peak heap (max), decisions and, when fair is
+# in the list, each scheduler's wall time as a multiple of fair's in the same round (median). Keeps every run's
+# JSON in OUT.
 #
 # Usage: bench/simulator-speed.sh [SCHEDULERS] [REPEATS]
 #   defaults: the nine schedulers that replay the trace in seconds, 3 repeats (about 3 min on 2 cores);
@@ -43,12 +44,20 @@ with open(os.path.join(out, "walls.txt")) as f:
     for line in f:
         s, r, a, b = line.split()
         walls[(s, int(r))] = float(b) - float(a)
-print("| scheduler | wall s min / median / max | simulator s (median) | peak heap MiB (max) | decisions |")
-print("|---|---|---|---|---|")
+# With fair in the list, each run's wall time is also divided by fair's in the same round (side by side, so the
+# host's drift between rounds cancels) and the median of those ratios printed: the replay's cost in units of the
+# baseline's, which moves less with the host than seconds do.
+relative = "fair" in names
+print("| scheduler | wall s min / median / max | simulator s (median) | peak heap MiB (max) | decisions |"
+      + (" × fair's wall (median of rounds) |" if relative else ""))
+print("|---|---|---|---|---|" + ("---|" if relative else ""))
 for s in names:
     runs = [json.load(open(os.path.join(out, "%s.%d.json" % (s, r))))["runs"][0] for r in range(1, repeats + 1)]
     w = sorted(walls[(s, r)] for r in range(1, repeats + 1))
-    print("| %s | %.2f / %.2f / %.2f | %.2f | %d | %s |" % (s, w[0], statistics.median(w), w[-1],
+    row = "| %s | %.2f / %.2f / %.2f | %.2f | %d | %s |" % (s, w[0], statistics.median(w), w[-1],
           statistics.median(x["wallSeconds"] for x in runs), max(x["peakHeapBytes"] for x in runs) / 2**20,
-          runs[0].get("decisions", "-")))
+          runs[0].get("decisions", "-"))
+    if relative:
+        row += " %.2f |" % statistics.median(walls[(s, r)] / walls[("fair", r)] for r in range(1, repeats + 1))
+    print(row)
 PY
