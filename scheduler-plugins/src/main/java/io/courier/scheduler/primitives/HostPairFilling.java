@@ -85,8 +85,8 @@ final class HostPairFilling {
                 for (int d = 0; d < hosts; d++) {
                     int count = pairFlows[row + d];
                     if (count > 0) {
-                        remaining -= freeze(row + d, count, net.down(d), level, pairFlows, pairLevel, frozenUse,
-                                unfrozen);
+                        freeze(row + d, count, net.down(d), level, pairFlows, pairLevel, frozenUse, unfrozen);
+                        remaining -= count;
                     }
                 }
             } else {
@@ -94,8 +94,8 @@ final class HostPairFilling {
                 for (int s = 0; s < hosts; s++) {
                     int count = pairFlows[s * hosts + d];
                     if (count > 0) {
-                        remaining -= freeze(s * hosts + d, count, net.up(s), level, pairFlows, pairLevel, frozenUse,
-                                unfrozen);
+                        freeze(s * hosts + d, count, net.up(s), level, pairFlows, pairLevel, frozenUse, unfrozen);
+                        remaining -= count;
                     }
                 }
             }
@@ -118,7 +118,7 @@ final class HostPairFilling {
     }
 
     /** Freezes the {@code count} flows of pair {@code pair} at {@code level}, charging port {@code other}. */
-    private static int freeze(int pair, int count, int other, double level, int[] pairFlows, double[] pairLevel,
+    private static void freeze(int pair, int count, int other, double level, int[] pairFlows, double[] pairLevel,
             double[] frozenUse, int[] unfrozen) {
         pairFlows[pair] = 0;
         pairLevel[pair] = level;
@@ -128,6 +128,5 @@ final class HostPairFilling {
         }
         frozenUse[other] = use;
         unfrozen[other] -= count;
-        return count;
     }
 }

@@ -27,10 +27,7 @@ public final class MaxMin {
      * @return how many of the flows got a positive rate
      */
     public static int fill(ClusterState state, int[] flows, double[] residual, double[] demand, double[] rate) {
-        if (flows.length == 0) {
-            return 0;
-        }
-        if (demand == null && HostPairFilling.applies(state.network(), flows.length)) {
+        if (demand == null && flows.length > 0 && HostPairFilling.applies(state.network(), flows.length)) {
             return HostPairFilling.fill(state, flows, residual, rate);
         }
         return fillPerFlow(state, flows, residual, demand, rate);
