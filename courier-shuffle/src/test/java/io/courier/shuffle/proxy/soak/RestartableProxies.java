@@ -112,6 +112,11 @@ final class RestartableProxies implements AutoCloseable {
             try {
                 id = fresh.start();
                 break;
+            } catch (InterruptedException e) {
+                // The soak is stopping its restart thread: not a failed restart. Proxy i stays down; the owner
+                // is closing everything anyway.
+                fresh.close();
+                throw e;
             } catch (Exception e) {
                 // Netty rethrows a failed bind (a checked BindException) undeclared. The old proxy's listening
                 // socket is closed (close() waits for it), yet Linux now and then refuses the port for a moment
