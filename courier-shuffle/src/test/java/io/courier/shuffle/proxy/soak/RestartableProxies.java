@@ -113,8 +113,8 @@ final class RestartableProxies implements AutoCloseable {
                 id = fresh.start();
                 break;
             } catch (InterruptedException e) {
-                // The soak is stopping its restart thread: not a failed restart. Proxy i stays down; the owner
-                // is closing everything anyway.
+                // Whoever interrupts the restarting thread is stopping it: not a failed bind, so not counted as
+                // one. Proxy i stays down, as after any failed restart.
                 fresh.close();
                 throw e;
             } catch (Exception e) {
