@@ -12,16 +12,23 @@ import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
 import org.apache.hadoop.util.Progress;
 
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.IntConsumer;
 
 /**
  * Hadoop's {@link ShuffleSchedulerImpl} (penalties, fetch-failure reports to the ApplicationMaster, obsolete and
  * failed maps, Hadoop's shuffle counters), which also attributes each successful copy to the Courier path or
  * the HTTP fallback in the "Courier" counters. Hadoop's HTTP fetcher reports its copies here directly, which is
- * why the attribution lives in the scheduler. Thread-safe like its parent.
+ * why the attribution lives in the scheduler. It also tells the fetch workers how many distinct hosts have map
+ * outputs, so that no more workers start than there are hosts to fetch from. Thread-safe like its parent.
  */
 final class CountingShuffleScheduler<K, V> extends ShuffleSchedulerImpl<K, V> {
     private final HostRoutes routes;
     private final Reporter reporter;
+    /** Guarded by this: the hosts that ever had a map output for this reducer, and who hears of a new one. */
+    private final Set<String> hosts = new HashSet<>();
+    private IntConsumer onHostsKnown = n -> { };
 
     CountingShuffleScheduler(JobConf job, TaskStatus status, TaskAttemptID reduceId, ExceptionReporter errors,
             Progress copyPhase, Counters.Counter shuffledMaps, Counters.Counter shuffleBytes,
@@ -29,6 +36,23 @@ final class CountingShuffleScheduler<K, V> extends ShuffleSchedulerImpl<K, V> {
         super(job, status, reduceId, errors, copyPhase, shuffledMaps, shuffleBytes, failedShuffles);
         this.routes = routes;
         this.reporter = reporter;
+    }
+
+    /**
+     * Tells {@code listener} the number of distinct hosts known now, then again each time a new host becomes known
+     * (under this scheduler's monitor: the listener must not block). Any thread.
+     */
+    synchronized void onHostsKnown(IntConsumer listener) {
+        onHostsKnown = listener;
+        listener.accept(hosts.size());
+    }
+
+    @Override
+    public synchronized void addKnownMapOutput(String hostName, String hostUrl, TaskAttemptID mapId) {
+        super.addKnownMapOutput(hostName, hostUrl, mapId);
+        if (hosts.add(hostName)) {
+            onHostsKnown.accept(hosts.size());
+        }
     }
 
     @Override

@@ -37,8 +37,9 @@ import java.util.OptionalLong;
  * Hadoop's {@link Shuffle}.
  *
  * <p>Threads: {@code ReduceTask} calls {@link #init}, {@link #run} and {@link #close} on the task's main
- * thread. {@link #run} starts one map-completion poller and {@code courier.reduce.hosts.parallel} fetch
- * workers and stops them before it returns or throws; {@link #close} stops whatever is still running.
+ * thread. {@link #run} starts one map-completion poller and up to {@code courier.reduce.hosts.parallel} fetch
+ * workers, one per host with map outputs as the poller learns of them, and stops them before it returns or
+ * throws; {@link #close} stops whatever is still running.
  * {@link #reportException} may be called from any thread.
  */
 public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>, ExceptionReporter {
@@ -59,7 +60,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
 
     private SegmentFetcher fetcher;
     private MapCompletionPoller poller;
-    private FetchWorkers<K, V> workers;
+    private volatile FetchWorkers<K, V> workers;
     private volatile HostCopier<K, V> copier;
     private final WaitClock waits = new WaitClock();
     private volatile boolean closed;
@@ -204,9 +205,10 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         } else {
             count = jobConf.getInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, 5);
         }
-        workers = new FetchWorkers<>(Math.max(1, count), reduceId.toString(), scheduler, merger, routes, viaProxy,
+        workers = new FetchWorkers<>(count, reduceId.toString(), scheduler, merger, routes, viaProxy,
                 () -> createHttpFallback(scheduler, merger, metrics), this, metrics);
-        workers.start();
+        // Workers start as hosts with map outputs become known (those the poller has already announced: now).
+        scheduler.onHostsKnown(workers::hostsKnown);
     }
 
     private SegmentFetcher connectWithRetries() throws IOException, InterruptedException {
@@ -237,6 +239,12 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
                     + failingThread + ": " + failure.getMessage()
                     + (last == null ? "" : "; last failed Courier copy: " + last), failure);
         }
+    }
+
+    /** Fetch workers started by {@link #run} so far (tests). Any thread. */
+    int fetchWorkersStarted() {
+        FetchWorkers<K, V> w = workers;
+        return w == null ? 0 : w.started();
     }
 
     private void stopThreads() {

@@ -16,7 +16,15 @@ import java.util.function.Supplier;
  * A bounded set of fetch worker threads, each doing what Hadoop's {@code Fetcher.run()} does: wait for merge
  * resources, take a host from the scheduler, copy its maps (through the Courier proxy, or over HTTP when the
  * host is HTTP-only), free the host. A worker that finds a host's proxy unreachable fetches that host over HTTP
- * right away. Owned by {@link CourierShuffleConsumer}: {@link #start()} and {@link #stop()} from its thread.
+ * right away.
+ *
+ * <p>Workers start lazily, one per host with work up to the bound: a worker only ever copies from one host at a
+ * time, so more workers than known hosts would only wait in the scheduler, and every idle waiter is woken by each
+ * of the scheduler's {@code notifyAll}s (a new map output, a freed host, a copy done). Starting the bound's worth
+ * up front cost about a millisecond of CPU per idle thread per reducer in the emulated-network benchmark.
+ *
+ * <p>Threads: {@link #hostsKnown} from whichever thread tells the scheduler of a new host (the map-completion
+ * poller, under the scheduler's monitor); {@link #stop()} from {@link CourierShuffleConsumer}'s thread.
  */
 final class FetchWorkers<K, V> {
     private static final Logger LOG = LoggerFactory.getLogger(FetchWorkers.class);
@@ -28,12 +36,18 @@ final class FetchWorkers<K, V> {
     private final Supplier<HttpFallback> fallbacks;
     private final ExceptionReporter errors;
     private final ShuffleClientMetrics metrics;
+    private final int bound;
+    private final String reduce;
+    /** Guarded by itself, like {@link #stopped}'s transitions: started threads, in order. */
     private final List<Thread> threads = new ArrayList<>();
     private final List<HttpFallback> openFallbacks = new ArrayList<>();
     private volatile boolean stopped;
 
-    /** @param copier the Courier path, or null when every host is fetched over HTTP */
-    FetchWorkers(int count, String reduce, ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger,
+    /**
+     * @param bound  the most workers ever started (at least 1)
+     * @param copier the Courier path, or null when every host is fetched over HTTP
+     */
+    FetchWorkers(int bound, String reduce, ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger,
             HostRoutes routes, HostCopier<K, V> copier, Supplier<HttpFallback> fallbacks, ExceptionReporter errors,
             ShuffleClientMetrics metrics) {
         this.scheduler = scheduler;
@@ -43,24 +57,45 @@ final class FetchWorkers<K, V> {
         this.fallbacks = fallbacks;
         this.errors = errors;
         this.metrics = metrics;
-        for (int i = 0; i < count; i++) {
-            final int id = i;
-            Thread t = new Thread(() -> work(id), "courier-fetch#" + i + " " + reduce);
-            t.setDaemon(true);
-            threads.add(t);
+        this.bound = Math.max(1, bound);
+        this.reduce = reduce;
+    }
+
+    /**
+     * The scheduler now knows {@code hosts} distinct hosts with map outputs: starts workers until there are as many
+     * as hosts, up to the bound. Does nothing once {@link #stop()} has begun. Any thread; never blocks.
+     */
+    void hostsKnown(int hosts) {
+        synchronized (threads) {
+            int want = Math.min(bound, hosts);
+            while (!stopped && threads.size() < want) {
+                final int id = threads.size();
+                Thread t = new Thread(() -> work(id), "courier-fetch#" + id + " " + reduce);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
         }
     }
 
-    void start() {
-        for (Thread t : threads) {
-            t.start();
+    /** Workers started so far. Any thread. */
+    int started() {
+        synchronized (threads) {
+            return threads.size();
         }
     }
 
     /** Stops every worker (interrupting transfers in progress) and waits, bounded, for them to end. */
     void stop() {
-        stopped = true;
-        for (Thread t : threads) {
+        List<Thread> started;
+        synchronized (threads) {
+            // Under the lock, so no worker starts after this: hostsKnown checks stopped under the same lock.
+            stopped = true;
+            started = new ArrayList<>(threads);
+        }
+        // Interrupts and joins outside the lock: hostsKnown is called under the scheduler's monitor, which a
+        // stopping worker may need (freeHost) before it can end.
+        for (Thread t : started) {
             t.interrupt();
         }
         synchronized (openFallbacks) {
@@ -68,7 +103,7 @@ final class FetchWorkers<K, V> {
                 f.close();
             }
         }
-        for (Thread t : threads) {
+        for (Thread t : started) {
             try {
                 t.join(5000);
             } catch (InterruptedException e) {

@@ -65,6 +65,29 @@ class CourierShuffleConsumerTest {
     }
 
     @Test
+    void fetchWorkersStartOnePerHostWithMapOutputsUpToTheBound() throws Exception {
+        // Three nodes with two maps each: three workers, though the bound allows sixteen.
+        assertEquals(3, workersStartedFor(3, 16));
+        // Three nodes, a bound of two: the bound wins.
+        assertEquals(2, workersStartedFor(3, 2));
+    }
+
+    private int workersStartedFor(int nodes, int bound) throws Exception {
+        File sub = new File(dir, "n" + nodes + "-b" + bound);
+        try (ReduceHarness h = new ReduceHarness(sub, nodes, 2 * nodes)) {
+            for (int m = 0; m < 2 * nodes; m++) {
+                h.writeMap(m % nodes, m, 0, 20, 200);
+                h.succeeded(m % nodes, m, 0);
+            }
+            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, bound);
+            TestConsumer c = new TestConsumer(h);
+            c.init(h.context());
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
+            return c.fetchWorkersStarted();
+        }
+    }
+
+    @Test
     void aWaitFromReserveHoldsOnlyThatSegmentWhileTheOthersArrive() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 3, 6)) {
             for (int m = 0; m < 6; m++) {
