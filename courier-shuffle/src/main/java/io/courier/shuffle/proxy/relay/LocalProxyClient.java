@@ -68,7 +68,7 @@ public final class LocalProxyClient implements Closeable {
         try {
             c = current();
         } catch (IOException e) {
-            RelayStream failed = new RelayStream(null, tally, sourceProxy, job, mapAttempt, partition, jobSecret,
+            RelayStream failed = new RelayStream(null, null, tally, sourceProxy, job, mapAttempt, partition, jobSecret,
                     null, config.streamWindow(), config.readTimeoutMillis());
             failed.fail(e instanceof FetchException ? (FetchException) e
                     : FetchException.ofConnection(ErrorCode.PEER_LOST, e.getMessage()));

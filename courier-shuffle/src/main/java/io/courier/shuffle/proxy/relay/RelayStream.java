@@ -3,11 +3,13 @@ package io.courier.shuffle.proxy.relay;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.IncomingSegment;
 import io.courier.shuffle.proxy.client.SegmentHeader;
+import io.courier.shuffle.proxy.protocol.DirectBlockPool;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 
@@ -19,11 +21,17 @@ import java.util.concurrent.TimeUnit;
  * as a {@link FetchException} from {@code awaitHeader} or {@code read}; so does a source that sends nothing for
  * the read timeout while the reducer waits. {@link #close()} before the end cancels the fetch.
  *
+ * <p>The bytes wait in the connection's pooled direct buffers, each a block as it came off the socket, and a read
+ * copies them once into the reader's array (Hadoop's map output buffer); a drained or dropped block goes back to
+ * the pool.
+ *
  * <p>Threads: one consumer thread calls {@code awaitHeader}, reads and closes; the connection's reader thread
  * delivers header, data, end and failures. Both synchronize on this stream.
  */
 public final class RelayStream implements IncomingSegment {
     private final TaskSocketConnection connection;
+    /** Where drained blocks go back; null for a stream that failed before it had a connection. */
+    private final DirectBlockPool blocks;
     private final RelayTally tally;
     private final String source;
     private final String job;
@@ -37,8 +45,8 @@ public final class RelayStream implements IncomingSegment {
     /** The stream id on the task connection; assigned once when the connection admits the fetch. */
     int id;
 
-    private final ArrayDeque<byte[]> chunks = new ArrayDeque<>();
-    private int headOffset;
+    /** Received blocks not yet read, each from position to limit; the head one may be partly read. */
+    private final ArrayDeque<ByteBuffer> chunks = new ArrayDeque<>();
     private SegmentHeader header;
     private FetchException failure;
     private boolean ended;
@@ -49,9 +57,10 @@ public final class RelayStream implements IncomingSegment {
     private int unacked;
     private String servedBy;
 
-    RelayStream(TaskSocketConnection connection, RelayTally tally, String source, String job, String mapAttempt,
-            int partition, byte[] secret, byte[] requestMac, int window, long readTimeoutMillis) {
+    RelayStream(TaskSocketConnection connection, DirectBlockPool blocks, RelayTally tally, String source, String job,
+            String mapAttempt, int partition, byte[] secret, byte[] requestMac, int window, long readTimeoutMillis) {
         this.connection = connection;
+        this.blocks = blocks;
         this.tally = tally;
         this.source = source;
         this.job = job;
@@ -114,7 +123,7 @@ public final class RelayStream implements IncomingSegment {
             }
             closed = true;
             cancel = !ended && failure == null;
-            chunks.clear();
+            dropChunks();
             notifyAll();
         }
         if (connection != null) {
@@ -155,12 +164,28 @@ public final class RelayStream implements IncomingSegment {
         notifyAll();
     }
 
-    /** Takes a DATA payload; returns why it breaks the protocol, or {@code null} if it was accepted. */
-    synchronized String onData(byte[] payload) {
+    /**
+     * Takes a DATA payload (a block of the connection's pool, its remaining bytes; this stream owns it from now on,
+     * accepted or not); returns why it breaks the protocol, or {@code null} if it was accepted.
+     */
+    synchronized String onData(ByteBuffer payload) {
+        String violation = accept(payload);
+        if (violation != null || closed || failure != null) {
+            release(payload);
+        } else {
+            chunks.add(payload);
+            notifyAll();
+        }
+        return violation;
+    }
+
+    /** Holds the monitor. */
+    private String accept(ByteBuffer payload) {
         if (header == null) {
             return "DATA before SEGMENT_HEADER on " + this;
         }
-        received += payload.length;
+        int length = payload.remaining();
+        received += length;
         if (received > granted) {
             return "local proxy sent " + received + " bytes on " + this + " but only " + granted + " were granted";
         }
@@ -169,12 +194,22 @@ public final class RelayStream implements IncomingSegment {
                     + header.compressedLength();
         }
         // Counted before the reader can see the bytes, so that counters are never behind what was read.
-        tally.received(payload.length);
-        if (!closed && failure == null) {
-            chunks.add(payload);
-            notifyAll();
-        }
+        tally.received(length);
         return null;
+    }
+
+    /** Holds the monitor: every buffered block back to the pool. */
+    private void dropChunks() {
+        ByteBuffer b;
+        while ((b = chunks.poll()) != null) {
+            release(b);
+        }
+    }
+
+    private void release(ByteBuffer block) {
+        if (blocks != null) {
+            blocks.give(block);
+        }
     }
 
     /** The source sent END: the stream is complete if exactly the announced bytes arrived, else it fails. */
@@ -197,7 +232,7 @@ public final class RelayStream implements IncomingSegment {
         }
         failure = e;
         tally.failed();
-        chunks.clear();
+        dropChunks();
         notifyAll();
         return true;
     }
@@ -254,15 +289,13 @@ public final class RelayStream implements IncomingSegment {
                     eof = true;
                 } else {
                     // Take what is buffered, across chunks, up to len: fewer calls and credit grants per byte.
-                    byte[] head;
+                    ByteBuffer head;
                     while (n < len && (head = chunks.peek()) != null) {
-                        int k = Math.min(len - n, head.length - headOffset);
-                        System.arraycopy(head, headOffset, b, off + n, k);
+                        int k = Math.min(len - n, head.remaining());
+                        head.get(b, off + n, k);
                         n += k;
-                        headOffset += k;
-                        if (headOffset == head.length) {
-                            chunks.poll();
-                            headOffset = 0;
+                        if (!head.hasRemaining()) {
+                            release(chunks.poll());
                         }
                     }
                     read += n;
@@ -294,11 +327,11 @@ public final class RelayStream implements IncomingSegment {
         @Override
         public int available() {
             synchronized (RelayStream.this) {
-                int a = -headOffset;
-                for (byte[] c : chunks) {
-                    a += c.length;
+                int a = 0;
+                for (ByteBuffer c : chunks) {
+                    a += c.remaining();
                 }
-                return Math.max(a, 0);
+                return a;
             }
         }
 

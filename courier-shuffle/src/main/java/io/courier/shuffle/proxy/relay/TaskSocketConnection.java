@@ -5,29 +5,33 @@ import io.courier.shuffle.proxy.SelfConnection;
 import io.courier.shuffle.proxy.auth.FetchAuthenticator;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentHeader;
-import io.courier.shuffle.proxy.protocol.ArrayDataFrame;
-import io.courier.shuffle.proxy.protocol.BlockingFrameReader;
 import io.courier.shuffle.proxy.protocol.CancelFrame;
+import io.courier.shuffle.proxy.protocol.ChannelFrameReader;
 import io.courier.shuffle.proxy.protocol.CreditFrame;
+import io.courier.shuffle.proxy.protocol.DirectBlockPool;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.Frame;
 import io.courier.shuffle.proxy.protocol.FrameBodies;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
+import io.courier.shuffle.proxy.protocol.PooledDataFrame;
 import io.courier.shuffle.proxy.protocol.ProtocolException;
 import io.courier.shuffle.proxy.protocol.RelayFetchFrame;
 import io.courier.shuffle.proxy.protocol.RouteFrame;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
+import io.courier.shuffle.proxy.protocol.Wire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +41,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A reduce task's one connection to its node's proxy (handshake role {@code TASK}, docs/protocol.md "Relay"),
- * on plain blocking sockets: a task JVM starts cold for every reduce attempt, and loading and initialising
- * Netty there cost 0.6–1.4 s per reducer (docs/benchmarks.md), more than a small shuffle takes. Every fetch is
+ * on a plain blocking socket channel: a task JVM starts cold for every reduce attempt, and loading and initialising
+ * Netty there cost 0.6–1.4 s per reducer (docs/benchmarks.md), more than a small shuffle takes. Payloads are read
+ * into pooled direct buffers ({@link ChannelFrameReader}) and copied once, by the consumer, into Hadoop's map output
+ * buffer. Every fetch is
  * a RELAY_FETCH; the answer comes back as a {@link RelayStream} with per-stream credit and the reply MAC
  * checked here. Fetches beyond {@code maxInFlight} bytes of windows wait until an open stream is done. When
  * the connection is lost every open and waiting stream fails with the retryable {@code PEER_LOST} marked as a
@@ -55,9 +61,9 @@ final class TaskSocketConnection {
     private final String localProxy;
     private final RelayClientConfig config;
     private final RelayTally tally;
-    private final Socket socket;
+    private final SocketChannel channel;
     private final OutputStream out;
-    private final BlockingFrameReader frames;
+    private final DirectBlockPool blocks;
     private final Thread reader;
     /** Admitted streams by id: written under this connection's lock, read by the reader thread. */
     private final Map<Integer, RelayStream> open = new ConcurrentHashMap<>();
@@ -71,17 +77,17 @@ final class TaskSocketConnection {
     /** While the refusal holds: until this {@code System.nanoTime()}. */
     private volatile long retryAtNanos;
 
-    private TaskSocketConnection(String localProxy, RelayClientConfig config, RelayTally tally, Socket socket)
-            throws IOException {
+    private TaskSocketConnection(String localProxy, RelayClientConfig config, RelayTally tally, SocketChannel channel) {
         this.localProxy = localProxy;
         this.config = config;
         this.tally = tally;
-        this.socket = socket;
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
-        // A small buffer for the frame headers: a 64 KiB payload read larger than it goes from the socket straight
-        // into the payload's array instead of through the buffer.
-        this.frames = new BlockingFrameReader(new BufferedInputStream(socket.getInputStream(), 16 * 1024));
-        this.reader = new Thread(() -> readLoop(frames), "courier-relay-reader-" + localProxy);
+        this.channel = channel;
+        this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 8192);
+        // Enough free blocks for the windows of the streams a reducer typically has open (its fetch workers, one
+        // stream each); a burst beyond allocates and is left to the garbage collector.
+        this.blocks = new DirectBlockPool((int) Math.min(128, config.maxInFlight() / Wire.MAX_DATA + 1));
+        this.reader = new Thread(() -> readLoop(new ChannelFrameReader(channel, blocks)),
+                "courier-relay-reader-" + localProxy);
         this.reader.setDaemon(true);
     }
 
@@ -93,19 +99,20 @@ final class TaskSocketConnection {
     static TaskSocketConnection open(String self, String localProxy, RelayClientConfig config, RelayTally tally)
             throws IOException {
         NodeAddress address = NodeAddress.parse(localProxy);
-        Socket socket = new Socket();
+        SocketChannel channel = SocketChannel.open();
         try {
+            Socket socket = channel.socket();
             socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress(address.host(), address.port()), config.connectTimeoutMillis());
             SelfConnection.refuseIfSelf(socket); // a proxy port in the ephemeral range, its proxy down
-            TaskSocketConnection c = new TaskSocketConnection(localProxy, config, tally, socket);
+            TaskSocketConnection c = new TaskSocketConnection(localProxy, config, tally, channel);
             c.write(new HandshakeFrame(self, HandshakeFrame.Role.TASK));
             if (c.awaitAdmission(self)) {
                 c.reader.start();
             }
             return c;
         } catch (IOException e) {
-            closeQuietly(socket);
+            closeQuietly(channel);
             ConnectException ce = new ConnectException("cannot connect to the local Courier proxy " + localProxy
                     + ": " + e);
             ce.initCause(e);
@@ -125,9 +132,18 @@ final class TaskSocketConnection {
     private boolean awaitAdmission(String self) throws IOException {
         Frame first;
         try {
+            // Channel reads have no timeout; the socket's stream does (SO_TIMEOUT). The handshake is read through
+            // it, a frame exactly, so the reader thread then starts on the channel with nothing read ahead.
+            Socket socket = channel.socket();
             socket.setSoTimeout(config.connectTimeoutMillis());
-            first = frames.read();
+            ChannelFrameReader handshake = new ChannelFrameReader(Channels.newChannel(socket.getInputStream()),
+                    blocks);
+            first = handshake.read();
             socket.setSoTimeout(0);
+            if (handshake.hasBuffered()) {
+                throw new IOException("the local proxy " + localProxy + " sent frames after its handshake before"
+                        + " task " + self + " asked for anything");
+            }
         } catch (ProtocolException e) {
             throw new IOException("the local proxy " + localProxy + " answered task " + self + "'s handshake with a"
                     + " malformed frame: " + e.getMessage(), e);
@@ -154,7 +170,7 @@ final class TaskSocketConnection {
     /** Asks the proxy to relay {@code partition} of {@code mapAttempt} of {@code job} from {@code source}. */
     RelayStream fetch(String source, String job, String mapAttempt, int partition, byte[] secret) {
         byte[] requestMac = FetchAuthenticator.requestMac(secret, job, mapAttempt, partition);
-        RelayStream s = new RelayStream(this, tally, source, job, mapAttempt, partition, secret.clone(), requestMac,
+        RelayStream s = new RelayStream(this, blocks, tally, source, job, mapAttempt, partition, secret.clone(), requestMac,
                 config.streamWindow(), config.readTimeoutMillis());
         synchronized (this) {
             if (lostReason == null) {
@@ -235,7 +251,7 @@ final class TaskSocketConnection {
 
     // ---- the reader thread ----
 
-    private void readLoop(BlockingFrameReader frames) {
+    private void readLoop(ChannelFrameReader frames) {
         try {
             Frame f;
             while ((f = frames.read()) != null) {
@@ -269,12 +285,14 @@ final class TaskSocketConnection {
                 return;
             case DATA: {
                 RelayStream s = stream(f.streamId());
-                if (s != null) {
-                    byte[] payload = ((ArrayDataFrame) f).payload();
-                    String violation = s.onData(payload);
-                    if (violation != null) {
-                        abort(s, ErrorCode.MALFORMED_FRAME, violation);
-                    }
+                ByteBuffer payload = ((PooledDataFrame) f).payload();
+                if (s == null) {
+                    blocks.give(payload);
+                    return;
+                }
+                String violation = s.onData(payload); // s owns the block from here
+                if (violation != null) {
+                    abort(s, ErrorCode.MALFORMED_FRAME, violation);
                 }
                 return;
             }
@@ -377,7 +395,7 @@ final class TaskSocketConnection {
             waiting.clear();
             reserved = 0;
         }
-        closeQuietly(socket);
+        closeQuietly(channel);
         FetchException failure = lostFailure();
         for (RelayStream s : all) {
             s.fail(failure);
@@ -433,9 +451,9 @@ final class TaskSocketConnection {
         }
     }
 
-    private static void closeQuietly(Socket s) {
+    private static void closeQuietly(SocketChannel c) {
         try {
-            s.close();
+            c.close();
         } catch (IOException e) {
             // closing: nothing left to do
         }

@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy.relay;
 
-import io.courier.shuffle.proxy.protocol.BlockingFrameReader;
+import io.courier.shuffle.proxy.protocol.ChannelFrameReader;
+import io.courier.shuffle.proxy.protocol.DirectBlockPool;
 import io.courier.shuffle.proxy.protocol.Frame;
 import io.courier.shuffle.proxy.protocol.FrameBodies;
 import io.courier.shuffle.proxy.protocol.FrameType;
@@ -14,6 +15,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.Channels;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +53,8 @@ final class ScriptedLocalProxy implements Closeable {
                 out.flush();
                 notifyAll();
             }
-            BlockingFrameReader r = new BlockingFrameReader(s.getInputStream());
+            ChannelFrameReader r = new ChannelFrameReader(Channels.newChannel(s.getInputStream()),
+                    new DirectBlockPool(0));
             Frame f;
             while ((f = r.read()) != null) {
                 received.add(f);

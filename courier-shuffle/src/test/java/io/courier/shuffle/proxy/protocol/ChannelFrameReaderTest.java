@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.ReadableByteChannel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -19,6 +22,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,11 +31,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The task's blocking reader against the proxies' Netty codec: it reads exactly what {@link FrameEncoder} writes,
  * and rejects every malformed input with the same error code as {@link FrameDecoder}.
  */
-class BlockingFrameReaderTest {
+class ChannelFrameReaderTest {
     private static final byte[] MAC = new byte[32];
 
     private static List<Frame> readAll(byte[] bytes) throws IOException, ProtocolException {
-        BlockingFrameReader r = new BlockingFrameReader(new ByteArrayInputStream(bytes));
+        return readAll(Channels.newChannel(new ByteArrayInputStream(bytes)), new DirectBlockPool(4));
+    }
+
+    private static List<Frame> readAll(ReadableByteChannel in, DirectBlockPool pool) throws IOException,
+            ProtocolException {
+        ChannelFrameReader r = new ChannelFrameReader(in, pool);
         List<Frame> out = new ArrayList<>();
         Frame f;
         while ((f = r.read()) != null) {
@@ -70,11 +79,74 @@ class BlockingFrameReaderTest {
         all.add(new DataFrame(9, Unpooled.EMPTY_BUFFER));
         List<Frame> read = readAll(bytes(Frames.encode(all.toArray(new Frame[0]))));
         assertEquals(control, read.subList(0, control.size()));
-        ArrayDataFrame full = (ArrayDataFrame) read.get(control.size());
+        PooledDataFrame full = (PooledDataFrame) read.get(control.size());
         assertEquals(9, full.streamId());
-        assertArrayEquals(payload, full.payload());
-        assertEquals(0, ((ArrayDataFrame) read.get(control.size() + 1)).payload().length);
+        assertArrayEquals(payload, bytes(full.payload()));
+        assertTrue(full.payload().isDirect(), "payloads are read into direct buffers");
+        assertEquals(0, ((PooledDataFrame) read.get(control.size() + 1)).payload().remaining());
         assertEquals(all.size(), read.size());
+    }
+
+    @Test
+    void framesSplitIntoOneByteReadsAndFramesSharingAReadAreReadAlike() throws Exception {
+        byte[] payload = new byte[1000];
+        for (int i = 0; i < payload.length; i++) {
+            payload[i] = (byte) (i * 7);
+        }
+        Frame[] frames = {new EndFrame(3), new DataFrame(3, Unpooled.wrappedBuffer(payload)), new CancelFrame(4),
+                new EndFrame(5), new RouteFrame(8, "a->b")};
+        byte[] bytes = bytes(Frames.encode(frames));
+        // A channel that hands out one byte per read, and one that hands out everything at once.
+        ReadableByteChannel trickle = new ReadableByteChannel() {
+            private int next;
+
+            @Override
+            public int read(ByteBuffer dst) {
+                if (next == bytes.length) {
+                    return -1;
+                }
+                dst.put(bytes[next++]);
+                return 1;
+            }
+
+            @Override
+            public boolean isOpen() {
+                return true;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        for (ReadableByteChannel in : Arrays.asList(trickle, Channels.newChannel(new ByteArrayInputStream(bytes)))) {
+            List<Frame> read = readAll(in, new DirectBlockPool(1));
+            assertEquals(5, read.size());
+            assertEquals(new EndFrame(3), read.get(0));
+            assertArrayEquals(payload, bytes(((PooledDataFrame) read.get(1)).payload()));
+            assertEquals(Arrays.asList(frames).subList(2, 5), read.subList(2, 5));
+        }
+    }
+
+    @Test
+    void blocksGivenBackAreReusedAndNothingIsReadBeyondTheNextHeader() throws Exception {
+        DirectBlockPool pool = new DirectBlockPool(2);
+        byte[] bytes = bytes(Frames.encode(new DataFrame(1, Unpooled.wrappedBuffer(new byte[100])),
+                new DataFrame(1, Unpooled.wrappedBuffer(new byte[200])), new EndFrame(1)));
+        ChannelFrameReader r = new ChannelFrameReader(Channels.newChannel(new ByteArrayInputStream(bytes)), pool);
+        for (int i = 0; i < 2; i++) {
+            PooledDataFrame d = (PooledDataFrame) r.read();
+            assertFalse(r.hasBuffered(), "a DATA frame is read exactly: its header, then its payload");
+            pool.give(d.payload());
+        }
+        assertEquals(1, pool.allocated(), "the second block reuses the first one's buffer");
+        assertEquals(new EndFrame(1), r.read());
+        assertNull(r.read());
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        return a;
     }
 
     @Test
@@ -87,7 +159,8 @@ class BlockingFrameReaderTest {
     @Test
     void aCleanEndBetweenFramesIsNullAndAnEndInsideAFrameIsMalformed() throws Exception {
         byte[] end = bytes(Frames.encode(new EndFrame(1)));
-        BlockingFrameReader r = new BlockingFrameReader(new ByteArrayInputStream(end));
+        ChannelFrameReader r = new ChannelFrameReader(Channels.newChannel(new ByteArrayInputStream(end)),
+                new DirectBlockPool(0));
         assertEquals(new EndFrame(1), r.read());
         assertNull(r.read());
         ProtocolException e = assertThrows(ProtocolException.class,
