@@ -9,7 +9,8 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 
 /** The demo's side-by-side table of a stock and a Courier TeraSort (the Courier column may be absent). */
 final class ComparisonTable {
-    private static final String[] COURIER_COUNTERS = {"PROXY_BYTES", "PROXY_SEGMENTS", "PROXY_CONNECTIONS",
+    private static final String[] COURIER_COUNTERS = {"PROXY_BYTES", "PROXY_SEGMENTS", "LOCAL_BYTES",
+        "LOCAL_SEGMENTS", "PROXY_CONNECTIONS",
         "HTTP_FALLBACK_BYTES", "HTTP_FALLBACK_SEGMENTS", "WAIT_MILLIS"};
 
     private final SortRun stock;

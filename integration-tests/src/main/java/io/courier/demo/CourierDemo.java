@@ -117,9 +117,10 @@ public final class CourierDemo implements Callable<Integer> {
             if (!stock.output().equals(withCourier.output())) {
                 failures.add("sorted outputs differ in " + stock.output().differences(withCourier.output()));
             }
-            if (withCourier.sort().courier("PROXY_BYTES") != withCourier.sort().shuffleBytes()) {
-                failures.add("Courier moved " + withCourier.sort().courier("PROXY_BYTES") + " of "
-                        + withCourier.sort().shuffleBytes() + " shuffle bytes through its proxies");
+            long courierBytes = withCourier.sort().courier("PROXY_BYTES") + withCourier.sort().courier("LOCAL_BYTES");
+            if (courierBytes != withCourier.sort().shuffleBytes()) {
+                failures.add("Courier moved " + courierBytes + " of " + withCourier.sort().shuffleBytes()
+                        + " shuffle bytes through its proxies or from node-local files");
             }
         }
         out.println();

@@ -121,6 +121,11 @@ public record JobRun(String jobId, String name, String status, long wallMillis, 
         return n;
     }
 
+    /** Number of (successful map, successful reduce) pairs on the same NodeManager: node-local segments. */
+    public long sameNodePairs() {
+        return (long) successful(TaskType.MAP).size() * successful(TaskType.REDUCE).size() - crossNodePairs();
+    }
+
     /** Longest shuffle among the successful reduce attempts (ms). */
     public long maxShuffleMillis() {
         return successful(TaskType.REDUCE).stream().mapToLong(AttemptSummary::shuffleMillis).max().orElse(0);

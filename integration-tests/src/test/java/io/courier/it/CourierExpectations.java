@@ -41,21 +41,27 @@ final class CourierExpectations {
     }
 
     /**
-     * A Courier job: every shuffled byte and segment went through the proxies, nothing over HTTP, and proxies
-     * opened at most one connection per node pair.
+     * A Courier job: every shuffled byte and segment went through the proxies or, for maps on the reducer's own
+     * node, was read from the node-local files; nothing over HTTP, and proxies opened at most one connection per
+     * node pair.
      */
     void courierShuffle(JobRun run) throws IOException {
         assertTrue(run.succeeded(), run::toString);
         assertTrue(run.hasCourierCounters(), () -> "no Courier counter group: " + run.counters());
         long bytes = run.shuffleBytes();
         assertTrue(bytes > 0, () -> "no shuffle bytes: " + run);
-        assertEquals(bytes, run.courier("PROXY_BYTES"), "PROXY_BYTES must equal REDUCE_SHUFFLE_BYTES");
+        assertEquals(bytes, run.courier("PROXY_BYTES") + run.courier("LOCAL_BYTES"),
+                "PROXY_BYTES + LOCAL_BYTES must equal REDUCE_SHUFFLE_BYTES");
         assertEquals(0, run.courier("HTTP_FALLBACK_BYTES"), "no byte may go over the HTTP fallback");
         assertEquals(0, run.courier("HTTP_FALLBACK_SEGMENTS"), "no segment may go over the HTTP fallback");
         long maps = run.successful(TaskType.MAP).size();
         long reduces = run.successful(TaskType.REDUCE).size();
         assertEquals(maps * reduces, run.counter(TaskCounter.SHUFFLED_MAPS), "every reducer fetched every map");
-        assertEquals(maps * reduces, run.courier("PROXY_SEGMENTS"), "every segment came through a proxy");
+        assertEquals(maps * reduces, run.courier("PROXY_SEGMENTS") + run.courier("LOCAL_SEGMENTS"),
+                "every segment came through a proxy or from a node-local file");
+        // A map's output on its reducer's own node is read from the file YARN left in their application's dirs.
+        assertEquals(run.sameNodePairs(), run.courier("LOCAL_SEGMENTS"),
+                "every (map, reduce) pair on one NodeManager is read node-locally, no other");
         assertEquals(0, logs.httpFetchConnections(run), "Hadoop's HTTP fetcher must not have run");
         assertTrue(logs.countLines(run, "Courier shuffle active") >= reduces,
                 () -> "not every reduce task logged that Courier is active: " + run);

@@ -29,6 +29,8 @@ final class CountingShuffleScheduler<K, V> extends ShuffleSchedulerImpl<K, V> {
     /** Guarded by this: the hosts that ever had a map output for this reducer, and who hears of a new one. */
     private final Set<String> hosts = new HashSet<>();
     private IntConsumer onHostsKnown = n -> { };
+    /** Guarded by this: set while {@link #copySucceededLocally} runs the parent's bookkeeping. */
+    private boolean copyingLocally;
 
     CountingShuffleScheduler(JobConf job, TaskStatus status, TaskAttemptID reduceId, ExceptionReporter errors,
             Progress copyPhase, Counters.Counter shuffledMaps, Counters.Counter shuffleBytes,
@@ -55,13 +57,27 @@ final class CountingShuffleScheduler<K, V> extends ShuffleSchedulerImpl<K, V> {
         }
     }
 
+    /** {@link #copySucceeded} of a segment read from a node-local map output instead of through the proxy. */
+    synchronized void copySucceededLocally(TaskAttemptID mapId, MapHost host, long bytes, long startMillis,
+            long endMillis, MapOutput<K, V> output) throws IOException {
+        copyingLocally = true;
+        try {
+            copySucceeded(mapId, host, bytes, startMillis, endMillis, output);
+        } finally {
+            copyingLocally = false;
+        }
+    }
+
     @Override
     public synchronized void copySucceeded(TaskAttemptID mapId, MapHost host, long bytes, long startMillis,
             long endMillis, MapOutput<K, V> output) throws IOException {
         super.copySucceeded(mapId, host, bytes, startMillis, endMillis, output);
         // A host is fetched by one worker at a time and switches to HTTP only between two of its copies, so
         // its route at this moment is the path this copy took.
-        if (routes.isHttp(host.getHostName())) {
+        if (copyingLocally) {
+            reporter.incrCounter(CourierCounter.LOCAL_BYTES, bytes);
+            reporter.incrCounter(CourierCounter.LOCAL_SEGMENTS, 1);
+        } else if (routes.isHttp(host.getHostName())) {
             reporter.incrCounter(CourierCounter.HTTP_FALLBACK_BYTES, bytes);
             reporter.incrCounter(CourierCounter.HTTP_FALLBACK_SEGMENTS, 1);
         } else {

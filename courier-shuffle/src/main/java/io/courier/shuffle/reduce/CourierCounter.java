@@ -15,6 +15,13 @@ public enum CourierCounter {
      * does not count them, the number of distinct source proxies that served at least one segment.
      */
     PROXY_CONNECTIONS,
+    /**
+     * Segment bytes of maps that ran on the reducer's own node, read from their files without the proxy (as
+     * Hadoop's LocalFetcher reads them).
+     */
+    LOCAL_BYTES,
+    /** Map output segments read from node-local files. */
+    LOCAL_SEGMENTS,
     /** Segment bytes fetched with Hadoop's HTTP fetcher from nodes without a reachable Courier proxy. */
     HTTP_FALLBACK_BYTES,
     /** Map output segments fetched with Hadoop's HTTP fetcher. */

@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.task.reduce.MergeManagerImpl;
 import org.apache.hadoop.mapreduce.task.reduce.Shuffle;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progress;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,8 @@ import java.util.OptionalLong;
 
 /**
  * Courier's reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}): fetches every map
- * output of this reduce partition through the node's local Courier proxy and hands the segments, byte-identical
+ * output of this reduce partition from another node through the node's local Courier proxy, reads those of maps
+ * that ran on this node from their files ({@link NodeLocalFirstFetcher}), and hands the segments, byte-identical
  * to what ShuffleHandler serves, to Hadoop's {@link MergeManagerImpl}. Bookkeeping and failure semantics are
  * Hadoop's own {@link ShuffleSchedulerImpl} (penalties, fetch-failure reports so the ApplicationMaster re-runs
  * lost maps, obsolete and failed attempts). Nodes whose proxy cannot be reached, and every node when this
@@ -51,6 +53,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
     private JobConf jobConf;
     private Reporter reporter;
     private ReduceConfig config;
+    private boolean nodeLocalReads;
     private ShuffleClientMetrics metrics;
     private LocalProxyEndpoint localProxy;
     private HostRoutes routes;
@@ -83,6 +86,7 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
             return;
         }
         this.config = ReduceConfig.from(jobConf);
+        this.nodeLocalReads = ReduceConfig.nodeLocalReads(jobConf);
         this.metrics = ShuffleClientMetrics.create(reduceId, jobConf);
         LocalProxyEndpoint endpoint = LocalProxyEndpoint.fromEnvironment(environment());
         if (endpoint != null && jobConf.getBoolean(MRConfig.SHUFFLE_SSL_ENABLED_KEY,
@@ -198,6 +202,11 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         int count;
         if (localProxy != null) {
             fetcher = connectWithRetries();
+            NodeLocalOutputs local = nodeLocalReads ? NodeLocalOutputs.of(jobConf, reduceId.getJobID().toString(),
+                    UserGroupInformation.getCurrentUser().getShortUserName()) : null;
+            if (local != null) {
+                fetcher = new NodeLocalFirstFetcher(fetcher, localProxy.address(), local);
+            }
             viaProxy = new HostCopier<>(scheduler, merger, fetcher, routes, reporter, metrics, this, config, reduceId,
                     context.getReduceTask().getShuffleSecret().getEncoded(), localProxy.address(), waits);
             copier = viaProxy;

@@ -12,7 +12,6 @@ import org.apache.hadoop.mapreduce.task.reduce.MapHost;
 import org.apache.hadoop.mapreduce.task.reduce.MapOutput;
 import org.apache.hadoop.mapreduce.task.reduce.MergeManager;
 import org.apache.hadoop.mapreduce.task.reduce.ShuffleClientMetrics;
-import org.apache.hadoop.mapreduce.task.reduce.ShuffleSchedulerImpl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +51,7 @@ final class HostCopier<K, V> {
 
     private enum Result { COPIED, FAILED, UNREACHABLE, LOCAL, RETRY, BACK_OFF }
 
-    private final ShuffleSchedulerImpl<K, V> scheduler;
+    private final CountingShuffleScheduler<K, V> scheduler;
     private final MergeManager<K, V> merger;
     private final SegmentFetcher fetcher;
     private final HostRoutes routes;
@@ -70,7 +69,7 @@ final class HostCopier<K, V> {
     private volatile String lastFailure;
     private long lastLocalFailureNanos; // guarded by this
 
-    HostCopier(ShuffleSchedulerImpl<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
+    HostCopier(CountingShuffleScheduler<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
             HostRoutes routes, Reporter reporter, ShuffleClientMetrics metrics, ExceptionReporter errors,
             ReduceConfig config, TaskAttemptID reduceId, byte[] secret, String localProxy, WaitClock waits) {
         this.scheduler = scheduler;
@@ -358,7 +357,13 @@ final class HostCopier<K, V> {
                 throw new IOException("Courier: " + source + " sent more than the " + header.compressedLength()
                         + " bytes its header announced for map " + map + " of " + job);
             }
-            scheduler.copySucceeded(map, host, header.compressedLength(), start, System.currentTimeMillis(), output);
+            if (segment instanceof LocalSegment) {
+                scheduler.copySucceededLocally(map, host, header.compressedLength(), start, System.currentTimeMillis(),
+                        output);
+            } else {
+                scheduler.copySucceeded(map, host, header.compressedLength(), start, System.currentTimeMillis(),
+                        output);
+            }
         } catch (IOException | InternalError e) {
             output.abort();
             if (e instanceof InterruptedIOException || Thread.currentThread().isInterrupted()) {
@@ -375,7 +380,9 @@ final class HostCopier<K, V> {
             return new Attempt(failed(host, source, map, io), io);
         }
         metrics.successFetch();
-        routes.served(source);
+        if (!(segment instanceof LocalSegment)) {
+            routes.served(source);
+        }
         return new Attempt(Result.COPIED, null);
     }
 

@@ -24,6 +24,12 @@ public final class ReduceConfig {
     /** Hadoop's reduce-side read timeout, the default of {@link #READ_TIMEOUT}. */
     public static final String HADOOP_READ_TIMEOUT = "mapreduce.reduce.shuffle.read.timeout";
 
+    /**
+     * Whether segments of maps that ran on the reducer's own node are read from their files (as Hadoop's
+     * LocalFetcher does) instead of through the proxy. Default true.
+     */
+    public static final String NODE_LOCAL_READS = "courier.reduce.node-local.read";
+
     public static final int DEFAULT_HOSTS_PARALLEL = 16;
     public static final int DEFAULT_LOCAL_PROXY_RETRIES = 3;
     public static final long DEFAULT_LOCAL_PROXY_RETRY_INTERVAL = 1000;
@@ -171,6 +177,18 @@ public final class ReduceConfig {
 
     public long fetchRetryIntervalMillis() {
         return fetchRetryIntervalMillis;
+    }
+
+    /** {@link #NODE_LOCAL_READS} in {@code conf}. @throws IllegalArgumentException for a value not true/false */
+    public static boolean nodeLocalReads(Configuration conf) {
+        String v = conf.getTrimmed(NODE_LOCAL_READS);
+        if (v == null || v.isEmpty()) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v);
+        }
+        throw new IllegalArgumentException(NODE_LOCAL_READS + " must be true or false, got '" + v + "'");
     }
 
     private static long longValue(Configuration conf, String key, long dflt) {

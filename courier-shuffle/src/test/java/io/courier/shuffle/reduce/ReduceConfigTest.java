@@ -40,6 +40,19 @@ class ReduceConfigTest {
         refused(ReduceConfig.LOCAL_PROXY_RETRIES, "4294967298", "");
     }
 
+    @Test
+    void nodeLocalReadsAreOnUnlessSwitchedOffAndABadValueNamesTheKey() {
+        Configuration conf = new Configuration(false);
+        assertTrue(ReduceConfig.nodeLocalReads(conf));
+        conf.set(ReduceConfig.NODE_LOCAL_READS, " FALSE ");
+        assertEquals(false, ReduceConfig.nodeLocalReads(conf));
+        conf.set(ReduceConfig.NODE_LOCAL_READS, "maybe");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ReduceConfig.nodeLocalReads(conf));
+        assertTrue(e.getMessage().contains(ReduceConfig.NODE_LOCAL_READS) && e.getMessage().contains("'maybe'"),
+                e.getMessage());
+    }
+
     /** {@code key=value} alone fails {@link ReduceConfig#from} with a message naming the key and {@code also}. */
     private static void refused(String key, String value, String also) {
         Configuration conf = new Configuration(false);
