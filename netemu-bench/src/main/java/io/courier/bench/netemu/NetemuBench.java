@@ -114,7 +114,8 @@ public final class NetemuBench implements Runnable {
         Integer repeats;
         @Option(names = "--warmups", defaultValue = "1")
         int warmups;
-        @Option(names = "--families", split = ",", description = "small,bulk,fetch-sweep,reducer-sweep,mixed")
+        @Option(names = "--families", split = ",", description = "small,bulk,fetch-sweep,reducer-sweep,"
+                + "segment-sweep,mixed")
         List<String> families;
         @Option(names = "--trace", description = "FB trace (coflow-benchmark format) for the mixed stream")
         Path trace;
