@@ -223,7 +223,8 @@ final class BenchRunner {
         CpuTimes cpu0 = Testbed.cpu();
         long ticks0 = Testbed.ticksOf(agentPids);
         // Right after ticks0 and stopped right before ticks1: the role split covers the same window.
-        ThreadCpuSampler threads = new ThreadCpuSampler(agentPids, Path.of("/proc"), ThreadCpuSampler.PERIOD_MILLIS);
+        ThreadCpuSampler threads = new ThreadCpuSampler(agentPids, Path.of("/proc"), ThreadCpuSampler.PERIOD_MILLIS,
+                ThreadCpuSampler.NICE);
         threads.start();
         long coordTicks0 = Testbed.ticksOf(coordinatorPids);
         sampler.start();

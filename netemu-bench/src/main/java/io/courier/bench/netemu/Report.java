@@ -41,6 +41,8 @@ final class Report {
         }
         h.add("cpu_unattributed_s");
         h.add("sampled_threads");
+        h.add("cpu_samples");
+        h.add("max_sample_gap_ms");
         return List.copyOf(h);
     }
 
@@ -62,6 +64,8 @@ final class Report {
         }
         v.add(cpu.unattributedSec());
         v.add(cpu.roles().threads());
+        v.add(cpu.roles().samples());
+        v.add(cpu.roles().maxGapMillis());
         for (int i = 0; i < v.size(); i++) {
             if (i > 0) {
                 b.append(',');

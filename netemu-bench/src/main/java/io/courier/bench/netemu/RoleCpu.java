@@ -6,10 +6,11 @@ import java.util.Map;
 
 /**
  * The agents' CPU-seconds over one run window per {@link ThreadRole} (summed over hosts), as
- * {@link ThreadCpuSampler} measured them; {@code threads}: how many threads it saw; {@code error}: why sampling
- * was incomplete (null when it was not). Immutable.
+ * {@link ThreadCpuSampler} measured them; {@code threads}: how many threads it saw; {@code samples} and
+ * {@code maxGapMillis}: how often it sampled and the longest time between two samples (what a thread could use
+ * unseen); {@code error}: why sampling was incomplete (null when it was not). Immutable.
  */
-record RoleCpu(Map<ThreadRole, Double> seconds, int threads, String error) {
+record RoleCpu(Map<ThreadRole, Double> seconds, int threads, int samples, double maxGapMillis, String error) {
     RoleCpu {
         EnumMap<ThreadRole, Double> m = new EnumMap<>(ThreadRole.class);
         for (ThreadRole r : ThreadRole.values()) {
@@ -24,7 +25,7 @@ record RoleCpu(Map<ThreadRole, Double> seconds, int threads, String error) {
         for (ThreadRole r : ThreadRole.values()) {
             m.put(r, Double.NaN);
         }
-        return new RoleCpu(m, 0, why);
+        return new RoleCpu(m, 0, 0, Double.NaN, why);
     }
 
     double of(ThreadRole role) {

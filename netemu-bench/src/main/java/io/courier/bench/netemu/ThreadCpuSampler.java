@@ -35,15 +35,22 @@ import java.util.stream.Stream;
  */
 final class ThreadCpuSampler {
     static final long PERIOD_MILLIS = 20;
+    /** The sampling thread's nice value in a benchmark: above the agents' -10, so that it runs when it wakes up. */
+    static final int NICE = -15;
 
     private final List<Long> pids;
     private final Path proc;
     private final long periodMillis;
+    /** Nice value the sampling thread sets itself to, or null to leave it. */
+    private final Integer nice;
     /** Guarded by {@code this}: live threads per tid (pid-qualified), CPU of the threads gone, per role. */
     private final Map<String, Tracked> live = new HashMap<>();
     private final Map<ThreadRole, Long> goneNanos = new EnumMap<>(ThreadRole.class);
     private boolean first = true;
     private int threadsSeen;
+    private int samples;
+    private long lastSampleNanos;
+    private long maxGapNanos;
     private String error;
     private volatile boolean running;
     private Thread thread;
@@ -64,11 +71,17 @@ final class ThreadCpuSampler {
         }
     }
 
-    /** {@code proc}: the proc file system's root ({@code /proc}; a directory of the same layout in tests). */
-    ThreadCpuSampler(List<Long> pids, Path proc, long periodMillis) {
+    /**
+     * {@code proc}: the proc file system's root ({@code /proc}; a directory of the same layout in tests);
+     * {@code nice}: the sampling thread's nice value (null: unchanged). The agents run at nice -10
+     * (bench/netemu/netemu.sh): a sampler at the driver's nice 0 gets a tenth of their weight and, on a busy
+     * machine, samples hundreds of milliseconds apart, missing the reducers' short-lived threads.
+     */
+    ThreadCpuSampler(List<Long> pids, Path proc, long periodMillis, Integer nice) {
         this.pids = List.copyOf(pids);
         this.proc = proc;
         this.periodMillis = periodMillis;
+        this.nice = nice;
     }
 
     /** Takes the window's first sample now, then samples on its own thread until {@link #stop}. */
@@ -81,6 +94,14 @@ final class ThreadCpuSampler {
     }
 
     private void loop() {
+        if (nice != null) {
+            String failed = renice(nice);
+            if (failed != null) {
+                synchronized (this) {
+                    error = failed;
+                }
+            }
+        }
         while (running) {
             try {
                 Thread.sleep(periodMillis);
@@ -110,7 +131,7 @@ final class ThreadCpuSampler {
             for (ThreadRole r : ThreadRole.values()) {
                 sec.put(r, nanos.getOrDefault(r, 0L) / 1e9);
             }
-            return new RoleCpu(sec, threadsSeen, error);
+            return new RoleCpu(sec, threadsSeen, samples, maxGapNanos / 1e6, error);
         }
     }
 
@@ -118,6 +139,12 @@ final class ThreadCpuSampler {
     synchronized void sample() {
         boolean initial = first;
         first = false;
+        long now = System.nanoTime();
+        if (!initial) {
+            maxGapNanos = Math.max(maxGapNanos, now - lastSampleNanos);
+        }
+        lastSampleNanos = now;
+        samples++;
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (long pid : pids) {
             Path tasks = proc.resolve(Long.toString(pid)).resolve("task");
@@ -207,6 +234,18 @@ final class ThreadCpuSampler {
         } catch (NumberFormatException e) {
             throw new IOException(dir.resolve("schedstat") + ": not a schedstat line: '"
                     + TcQdiscStats.abbreviate(text) + "'");
+        }
+    }
+
+    /** Sets the calling thread's nice value; null, or why it could not. */
+    private static String renice(int value) {
+        try {
+            // /proc/thread-self links to <pid>/task/<tid>: the only way from Java to the thread's own tid.
+            String tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+            Testbed.exec("renice", "-n", Integer.toString(value), "-p", tid);
+            return null;
+        } catch (IOException e) {
+            return "cannot raise the sampling thread's priority: " + e.getMessage();
         }
     }
 

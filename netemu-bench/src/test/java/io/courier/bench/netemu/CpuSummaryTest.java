@@ -17,7 +17,7 @@ class CpuSummaryTest {
         return new RunRecord(family, family, 0, mode, 0, "t", List.of(cct), cct, cct, 1.0, 1.0 / cct, 0, 1000,
                 0, 0, 0, 0, 0, 0, 8, 7, 1, 1.0, 0.1, 0.8, 0.05, 0.01, 0.5, cct, List.of(), valid,
                 valid ? List.of() : List.of("under load"),
-                new RunCpu(segments, bytes, agentSec, new RoleCpu(roles, 100, null)));
+                new RunCpu(segments, bytes, agentSec, new RoleCpu(roles, 100, 50, 21.0, null)));
     }
 
     @Test

@@ -46,7 +46,7 @@ class ThreadCpuSamplerTest {
         thread(100, 101, "courier-proxy-i", 1000 * MS);
         thread(100, 102, "VM Thread", 700 * MS);
         thread(200, 201, "ShuffleHandler ", 300 * MS);
-        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L, 200L), proc, HOUR_MILLIS);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L, 200L), proc, HOUR_MILLIS, null);
         s.start();
         thread(100, 101, "courier-proxy-i", 1500 * MS);   // +500 ms
         thread(100, 103, "fetcher#1", 200 * MS);          // born in the window: all 200 ms count
@@ -70,13 +70,14 @@ class ThreadCpuSamplerTest {
         assertEquals(0.96, cpu.attributedSec(), 1e-9);
         assertEquals(0.04, cpu.unattributedSec(1.0), 1e-9);
         assertEquals(6, cpu.threads());
+        assertEquals(5, cpu.samples(), "start, three samples, stop");
         assertNull(cpu.error());
     }
 
     @Test
     void aReusedThreadIdIsANewThread() throws Exception {
         thread(100, 101, "fetcher#1", 400 * MS);
-        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, HOUR_MILLIS);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, HOUR_MILLIS, null);
         s.start();
         thread(100, 101, "fetcher#1", 450 * MS);
         s.sample();
@@ -91,7 +92,7 @@ class ThreadCpuSamplerTest {
     @Test
     void samplesOnItsOwnThreadBetweenStartAndStop() throws Exception {
         thread(100, 101, "courier-fetch#0", 0);
-        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, 5);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, 5, null);
         s.start();
         Thread.sleep(50);
         thread(100, 102, "courier-relay-r", 70 * MS);
@@ -105,7 +106,7 @@ class ThreadCpuSamplerTest {
     @Test
     void aMissingProcessIsReported() throws Exception {
         thread(100, 101, "fetcher#1", 0);
-        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L, 999L), proc, HOUR_MILLIS);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L, 999L), proc, HOUR_MILLIS, null);
         s.start();
         RoleCpu cpu = s.stop();
         assertNotNull(cpu.error());
