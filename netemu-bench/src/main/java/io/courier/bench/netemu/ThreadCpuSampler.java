@@ -20,8 +20,12 @@ import java.util.stream.Stream;
  * {@code /proc/<pid>/task} of every agent and reads each thread's time on CPU (first field of
  * {@code /proc/<pid>/task/<tid>/schedstat}, nanoseconds: exact where {@code stat}'s utime+stime would round every
  * thread to a 10 ms tick, and reducers start hundreds of threads per run). A thread present at the first sample
- * counts its CPU since that sample; a thread first seen later was born inside the window and counts all its CPU
- * (its schedstat starts at 0); a thread that is gone counts up to its last sample.
+ * counts its CPU since that sample; a thread first seen later and started inside the window (its start time in
+ * {@code stat}, against {@code /proc/uptime} at the first sample) counts all its CPU (its schedstat starts at 0);
+ * a thread that is gone counts up to its last sample. A listing of {@code /proc/<pid>/task} can skip threads while
+ * others exit (the directory is read in several chunks by position): a thread missing from a listing is asked
+ * through its open schedstat before it counts as gone, and an old thread first seen late (missed by the first
+ * listing) counts from when it is seen, never with the CPU it used before the window.
  *
  * <p>Error bound: what a thread used between its last sample and its exit (at most one period of one core per
  * thread that ends in the window), and threads born and ended between two samples, are missed. Both stay in the
@@ -47,6 +51,8 @@ final class ThreadCpuSampler {
     private final Map<String, Tracked> live = new HashMap<>();
     private final Map<ThreadRole, Long> goneNanos = new EnumMap<>(ThreadRole.class);
     private boolean first = true;
+    /** /proc/uptime at the first sample, in USER_HZ ticks: threads that started before it are not the window's. */
+    private long windowStartTicks;
     private int threadsSeen;
     private int samples;
     private long lastSampleNanos;
@@ -139,6 +145,13 @@ final class ThreadCpuSampler {
     synchronized void sample() {
         boolean initial = first;
         first = false;
+        if (initial) {
+            try {
+                windowStartTicks = uptimeTicks();
+            } catch (IOException e) {
+                error = e.getMessage();
+            }
+        }
         long now = System.nanoTime();
         if (!initial) {
             maxGapNanos = Math.max(maxGapNanos, now - lastSampleNanos);
@@ -185,6 +198,12 @@ final class ThreadCpuSampler {
             Map.Entry<String, Tracked> e = it.next();
             if (!seen.contains(e.getKey())) {
                 Tracked t = e.getValue();
+                try {
+                    t.lastNanos = onCpuNanos(t.schedstat, proc);
+                    continue; // alive, skipped by the listing
+                } catch (IOException gone) {
+                    // ended: counts up to its last sample
+                }
                 goneNanos.merge(t.role, t.lastNanos - t.baseNanos, Long::sum);
                 close(t);
                 it.remove();
@@ -207,14 +226,18 @@ final class ThreadCpuSampler {
             return null;
         }
         long now;
+        long started;
         try {
             now = onCpuNanos(ch, dir);
+            started = initial ? 0 : startTicks(Files.readString(dir.resolve("stat"), StandardCharsets.US_ASCII), dir);
         } catch (IOException e) {
             ch.close();
             return null;
         }
-        // Born in the window: all of its CPU is the window's.
-        return new Tracked(ch, role, initial ? now : 0, now);
+        // Born in the window: all of its CPU is the window's. Started before it (both in whole ticks, so a thread
+        // born in the tick before the window counts whole too): from now on only.
+        boolean bornInWindow = !initial && started >= windowStartTicks;
+        return new Tracked(ch, role, bornInWindow ? 0 : now, now);
     }
 
     /** The first field of a schedstat line, re-read at offset 0 of the open channel. */
@@ -225,6 +248,29 @@ final class ThreadCpuSampler {
             throw new IOException(dir.resolve("schedstat") + ": empty");
         }
         return parseSchedstat(new String(b.array(), 0, n, StandardCharsets.US_ASCII), dir);
+    }
+
+    /** Seconds since boot ({@code /proc/uptime}, the clock of the threads' start times) in USER_HZ ticks. */
+    private long uptimeTicks() throws IOException {
+        Path f = proc.resolve("uptime");
+        String text = Files.readString(f, StandardCharsets.US_ASCII).strip();
+        try {
+            return (long) Math.floor(Double.parseDouble(text.split("\\s+")[0]) * RunCpu.USER_HZ);
+        } catch (NumberFormatException e) {
+            throw new IOException(f + ": not an uptime line: '" + TcQdiscStats.abbreviate(text) + "'");
+        }
+    }
+
+    /** A thread's start time (field 22 of its stat line: USER_HZ ticks since boot). */
+    static long startTicks(String stat, Path dir) throws IOException {
+        int close = stat.lastIndexOf(')');
+        String[] f = close < 0 ? new String[0] : stat.substring(close + 2).trim().split("\\s+");
+        // After "pid (comm) ": state is field 3, so field 22 is index 19.
+        try {
+            return Long.parseLong(f[19]);
+        } catch (RuntimeException e) {
+            throw new IOException(dir.resolve("stat") + ": no start time in '" + TcQdiscStats.abbreviate(stat) + "'");
+        }
     }
 
     static long parseSchedstat(String text, Path dir) throws IOException {

@@ -24,17 +24,38 @@ class ThreadCpuSamplerTest {
     @TempDir
     Path proc;
 
+    /** The window starts at uptime 1000 s, tick 100000; threads the tests start meanwhile start at tick 100050. */
+    private static final long BORN_IN_WINDOW = 100_050;
+
+    @org.junit.jupiter.api.BeforeEach
+    void uptime() throws IOException {
+        Files.writeString(proc.resolve("uptime"), "1000.00 1900.00\n");
+    }
+
     private void thread(long pid, long tid, String comm, long onCpuNanos) throws IOException {
+        thread(pid, tid, comm, onCpuNanos, BORN_IN_WINDOW);
+    }
+
+    private void thread(long pid, long tid, String comm, long onCpuNanos, long startTicks) throws IOException {
         Path d = proc.resolve(pid + "/task/" + tid);
         Files.createDirectories(d);
         Files.writeString(d.resolve("comm"), comm + "\n");
         Files.writeString(d.resolve("schedstat"), onCpuNanos + " 12345 67\n");
+        // A real stat line's shape: pid (comm) state, then fields 4..52; field 22 is the start time.
+        StringBuilder stat = new StringBuilder(tid + " (" + comm + ") S");
+        for (int field = 4; field <= 52; field++) {
+            stat.append(' ').append(field == 22 ? startTicks : 0);
+        }
+        Files.writeString(d.resolve("stat"), stat + "\n");
     }
 
+    /** As the kernel does for an exited thread, its open schedstat reads nothing more (ESRCH there). */
     private void exit(long pid, long tid) throws IOException {
         Path d = proc.resolve(pid + "/task/" + tid);
-        Files.delete(d.resolve("comm"));
-        Files.delete(d.resolve("schedstat"));
+        Files.writeString(d.resolve("schedstat"), "");
+        for (String f : new String[] {"comm", "schedstat", "stat"}) {
+            Files.delete(d.resolve(f));
+        }
         Files.delete(d);
     }
 
@@ -101,6 +122,39 @@ class ThreadCpuSamplerTest {
         exit(100, 102);
         RoleCpu cpu = s.stop();
         assertEquals(0.07, cpu.of(ThreadRole.RELAY_READER), 1e-9);
+    }
+
+    @Test
+    void aThreadSkippedByOneListingIsNeitherEndedNorCountedTwice() throws Exception {
+        thread(100, 101, "courier-proxy-i", 1000 * MS, 500);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, HOUR_MILLIS, null);
+        s.start();
+        // The listing misses 101 while it keeps running (its open schedstat still answers).
+        Path listed = proc.resolve("100/task/101");
+        Path hidden = proc.resolve("100/hidden-101");
+        Files.move(listed, hidden);
+        Files.writeString(hidden.resolve("schedstat"), 1200 * MS + " 1 1\n");
+        s.sample();
+        Files.move(hidden, listed);
+        thread(100, 101, "courier-proxy-i", 1500 * MS, 500);
+        RoleCpu cpu = s.stop();
+        assertEquals(0.5, cpu.of(ThreadRole.PROXY_IO), 1e-9, "1000 ms to 1500 ms, once");
+        assertEquals(1, cpu.threads());
+    }
+
+    @Test
+    void anOldThreadFirstSeenLateCountsFromThenNotFromItsStart() throws Exception {
+        thread(100, 100, "java", 0, 500);
+        ThreadCpuSampler s = new ThreadCpuSampler(List.of(100L), proc, HOUR_MILLIS, null);
+        s.start();
+        // Missed by the first listing: started long before the window (tick 500), 9 s of CPU already.
+        thread(100, 102, "C2 CompilerThre", 9000 * MS, 500);
+        s.sample();
+        thread(100, 102, "C2 CompilerThre", 9100 * MS, 500);
+        // Started in the window's first tick (up to one tick before the window, whole ticks): counted whole.
+        thread(100, 103, "C2 CompilerThre", 40 * MS, 100_000);
+        RoleCpu cpu = s.stop();
+        assertEquals(0.14, cpu.of(ThreadRole.JIT), 1e-9);
     }
 
     @Test
