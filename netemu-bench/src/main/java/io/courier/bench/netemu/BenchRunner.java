@@ -221,7 +221,7 @@ final class BenchRunner {
         ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts(), java.util.Set.of());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
-        long ticks0 = Testbed.ticksOf(agentPids);
+        long[] ticks0 = Testbed.ticksEach(agentPids);
         // Right after ticks0 and stopped right before ticks1: the role split covers the same window.
         ThreadCpuSampler threads = new ThreadCpuSampler(agentPids, Path.of("/proc"), ThreadCpuSampler.PERIOD_MILLIS,
                 ThreadCpuSampler.NICE);
@@ -289,7 +289,13 @@ final class BenchRunner {
         sampler.stop();
         CpuTimes cpu1 = Testbed.cpu();
         RoleCpu roles = threads.stop();
-        long ticks1 = Testbed.ticksOf(agentPids);
+        long[] ticks1 = Testbed.ticksEach(agentPids);
+        List<Double> agentSecByHost = new ArrayList<>();
+        long agentTicks = 0;
+        for (int h = 0; h < ticks1.length; h++) {
+            agentSecByHost.add((ticks1[h] - ticks0[h]) / (double) RunCpu.USER_HZ);
+            agentTicks += ticks1[h] - ticks0[h];
+        }
         long coordTicks1 = Testbed.ticksOf(coordinatorPids);
         TcQdiscStats sw = testbed.switchPorts().minus(sw0);
         HostCounters.Totals net = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic))
@@ -310,14 +316,14 @@ final class BenchRunner {
         boolean single = s.coflows().size() == 1;
         double efficiency = single ? ideal / cct : Double.NaN;
         long dt = Math.max(1, cpu1.total() - cpu0.total());
-        double agentCores = cpus * (double) (ticks1 - ticks0) / dt;
+        double agentCores = cpus * (double) agentTicks / dt;
         double coordinatorCores = cpus * (double) (coordTicks1 - coordTicks0) / dt;
         if (roles.error() != null) {
             LOG.warn("{} {} #{}: per-role CPU incomplete: {}", s.label(), mode.label(scheduler), repeat,
                     roles.error());
         }
-        RunCpu runCpu = new RunCpu(segments(p), shuffledBytes(p), (ticks1 - ticks0) / (double) RunCpu.USER_HZ,
-                roles);
+        RunCpu runCpu = new RunCpu(segments(p), shuffledBytes(p), agentTicks / (double) RunCpu.USER_HZ,
+                agentSecByHost, roles);
         List<String> invalid = new ArrayList<>();
         if (!errors.isEmpty()) {
             invalid.add("reducer errors or wrong byte counts (" + errors.size() + ")");

@@ -377,7 +377,7 @@ public final class NetemuBench implements Runnable {
             List<ReceiveRun> runs;
             try {
                 runs = new ReceivePathBench(client, ProcessHandle.current().pid(), reducers, maps, parallelCopies,
-                        modes).runAll(sizes.stream().mapToLong(Long::longValue).toArray(), repeats, warmups, r -> {
+                        modes, ThreadCpuSampler.PERIOD_MILLIS).runAll(sizes.stream().mapToLong(Long::longValue).toArray(), repeats, warmups, r -> {
                             try {
                                 ReceiveReport.appendCsv(csv, r);
                             } catch (java.io.IOException e) {

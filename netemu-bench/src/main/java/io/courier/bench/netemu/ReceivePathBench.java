@@ -29,9 +29,13 @@ final class ReceivePathBench {
     private final int maps;
     private final int parallelCopies;
     private final List<Mode> modes;
+    /** The thread CPU sampler's period (ms). */
+    private final long samplePeriodMillis;
     private int nextCoflow = 1;
 
-    ReceivePathBench(AgentClient agent, long pid, int reducers, int maps, int parallelCopies, List<Mode> modes) {
+    ReceivePathBench(AgentClient agent, long pid, int reducers, int maps, int parallelCopies, List<Mode> modes,
+            long samplePeriodMillis) {
+        this.samplePeriodMillis = samplePeriodMillis;
         this.agent = agent;
         this.pid = pid;
         this.reducers = reducers;
@@ -120,8 +124,7 @@ final class ReceivePathBench {
                 parts.add(p);
             }
             long ticks0 = Testbed.ticksOf(List.of(pid));
-            ThreadCpuSampler sampler = new ThreadCpuSampler(List.of(pid), Path.of("/proc"),
-                    ThreadCpuSampler.PERIOD_MILLIS, null);
+            ThreadCpuSampler sampler = new ThreadCpuSampler(List.of(pid), Path.of("/proc"), samplePeriodMillis, null);
             sampler.start();
             long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_LEAD_MILLIS);
             AgentMessages.Response resp;
@@ -133,6 +136,9 @@ final class ReceivePathBench {
             } finally {
                 roles = sampler.stop();
                 ticks1 = Testbed.ticksOf(List.of(pid));
+            }
+            if (roles.error() != null) {
+                LOG.warn("{} {} B #{}: per-role CPU incomplete: {}", mode, size, repeat, roles.error());
             }
             long end = start;
             long bytes = 0;

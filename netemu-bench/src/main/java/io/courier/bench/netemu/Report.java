@@ -35,7 +35,8 @@ final class Report {
     }
 
     private static List<String> cpuHeader() {
-        List<String> h = new ArrayList<>(List.of("segments", "shuffled_bytes", "agent_cpu_s"));
+        List<String> h = new ArrayList<>(List.of("segments", "shuffled_bytes", "agent_cpu_s",
+                "agent_cpu_s_by_host"));
         for (ThreadRole r : ThreadRole.values()) {
             h.add(r.csvColumn());
         }
@@ -58,7 +59,11 @@ final class Report {
             r.busyCores(), r.softirqCores(), r.agentCores(), r.coordinatorCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
             r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())));
         RunCpu cpu = r.cpu();
-        v.addAll(List.of(cpu.segments(), cpu.bytes(), cpu.agentSec()));
+        List<String> byHost = new ArrayList<>();
+        for (double sec : cpu.agentSecByHost()) {
+            byHost.add(String.format(Locale.ROOT, "%.2f", sec));
+        }
+        v.addAll(List.of(cpu.segments(), cpu.bytes(), cpu.agentSec(), String.join(";", byHost)));
         for (ThreadRole role : ThreadRole.values()) {
             v.add(cpu.roles().of(role));
         }
