@@ -23,7 +23,8 @@
 # Knobs (environment): N (8), RATE (50mbit), QLIMIT_BYTES (225000), HOST_QLEN (10000 packets), HOST_SHAPE (1),
 # CC (cubic), RTO_MIN_US (unset: kernel default 200 ms), PREFIX (cne-), SUBNET (10.201.0), MGMT_SUBNET (10.202.0;
 # must differ from SUBNET), STATE_DIR (/run/courier-netemu), AGENT_JAVA_OPTS (-Xmx640m -XX:+UseSerialGC
-# -XX:TieredStopAtLevel=1: the agents' JVM options), JAVA (java); bench: CP, OUT (target/netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
+# -XX:TieredStopAtLevel=1: the agents' JVM options), JIT (c1: those options; c2: the same without
+# -XX:TieredStopAtLevel=1, default tiered compilation), JAVA (java); bench: CP, OUT (target/netemu). Needs root, iproute2 and ethtool (installed with apt-get when missing).
 # Facts, numbers and pitfalls behind these choices: docs/benchmarks.md "Emulated network (netemu)".
 set -euo pipefail
 
@@ -236,12 +237,35 @@ HADOOP_OPENS="-XX:+IgnoreUnrecognizedVMOptions --add-opens=java.base/java.io=ALL
 --add-opens=java.base/sun.security.util=ALL-UNNAMED --add-opens=java.base/sun.security.x509=ALL-UNNAMED \
 -Djava.net.preferIPv4Stack=true"
 MAIN=io.courier.bench.netemu.NetemuBench
-AGENT_JAVA_OPTS=${AGENT_JAVA_OPTS:--Xmx640m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
+# The JIT arm: c1 (default) stops tiered compilation at C1, as the agents always ran; c2 compiles hot code with C2
+# as a default JVM does (its compile CPU shows in the jit role, docs/benchmarks.md "Emulated network (netemu)").
+JIT=${JIT:-}
+AGENT_JAVA_OPTS=${AGENT_JAVA_OPTS:-}
+
+# Sets AGENT_JAVA_OPTS (JIT's default when not given) and JIT_ARM, the arm the agents really run, for the report;
+# an explicit JIT must agree with explicit options. Called by the commands that start agents (teardown never fails
+# on a bad JIT).
+agent_jit_arm() {
+  local defaults
+  case "${JIT:-c1}" in
+    c1) defaults="-Xmx640m -XX:+UseSerialGC -XX:TieredStopAtLevel=1" ;;
+    c2) defaults="-Xmx640m -XX:+UseSerialGC" ;;
+    *) die "JIT must be c1 or c2, got '$JIT'" ;;
+  esac
+  AGENT_JAVA_OPTS=${AGENT_JAVA_OPTS:-$defaults}
+  case " $AGENT_JAVA_OPTS " in
+    *" -XX:TieredStopAtLevel="[123]" "*) JIT_ARM=c1 ;;
+    *) JIT_ARM=c2 ;;
+  esac
+  [ -z "$JIT" ] || [ "$JIT" = "$JIT_ARM" ] || die "JIT=$JIT contradicts AGENT_JAVA_OPTS='$AGENT_JAVA_OPTS'" \
+    "(c1 needs -XX:TieredStopAtLevel=1, c2 must not stop below level 4)"
+}
 
 # One agent JVM per host namespace (class path CP); PIDs go to $STATE_DIR/pids. Waits until every agent is ready.
 cmd_start_agents() {
   need_root
   local cp=$1
+  agent_jit_arm
   [ -f "$STATE_DIR/config" ] || die "not set up; run '$0 setup' first"
   # shellcheck disable=SC1091
   . "$STATE_DIR/config"
@@ -271,6 +295,7 @@ cmd_start_agents() {
 cmd_bench() {
   need_root
   [ -n "${CP:-}" ] || die "CP (the netemu-bench class path) is not set; use bin/courier bench netemu"
+  agent_jit_arm
   BENCH_OUT=${OUT:-target/netemu}
   local rate_mbit
   rate_mbit=$(echo "$RATE" | sed -n 's/^\([0-9][0-9]*\)mbit$/\1/p')
@@ -292,7 +317,7 @@ cmd_bench() {
   # shellcheck disable=SC2086
   "${JAVA:-java}" -Xmx512m $HADOOP_OPENS -cp "$CP" "$MAIN" run --hosts "$N" --rate-mbit "$rate_mbit" \
     --socket-dir "$STATE_DIR" --out "$BENCH_OUT" --prefix "$PREFIX" --subnet "$SUBNET" --mgmt-subnet "$MGMT_SUBNET" \
-    --config "queue=bfifo $QLIMIT_BYTES B per switch port,congestion control=$CC,host NIC queue=pfifo $HOST_QLEN" \
+    --config "queue=bfifo $QLIMIT_BYTES B per switch port,congestion control=$CC,host NIC queue=pfifo $HOST_QLEN,agent JIT=$JIT_ARM (agent JVM options: ${AGENT_JAVA_OPTS//,/;})" \
     "$@"
 }
 

@@ -221,7 +221,11 @@ final class BenchRunner {
         ConnectionSampler sampler = new ConnectionSampler(testbed, agentPids, mode.foreignPorts(), java.util.Set.of());
         String startedAt = Instant.now().toString();
         CpuTimes cpu0 = Testbed.cpu();
-        long ticks0 = Testbed.ticksOf(agentPids);
+        long[] ticks0 = Testbed.ticksEach(agentPids);
+        // Right after ticks0 and stopped right before ticks1: the role split covers the same window.
+        ThreadCpuSampler threads = new ThreadCpuSampler(agentPids, Path.of("/proc"), ThreadCpuSampler.PERIOD_MILLIS,
+                ThreadCpuSampler.NICE);
+        threads.start();
         long coordTicks0 = Testbed.ticksOf(coordinatorPids);
         sampler.start();
         // The lead covers the agents' reducer set-up (ReducerRun.prepare) before the common start.
@@ -284,7 +288,14 @@ final class BenchRunner {
         }
         sampler.stop();
         CpuTimes cpu1 = Testbed.cpu();
-        long ticks1 = Testbed.ticksOf(agentPids);
+        RoleCpu roles = threads.stop();
+        long[] ticks1 = Testbed.ticksEach(agentPids);
+        List<Double> agentSecByHost = new ArrayList<>();
+        long agentTicks = 0;
+        for (int h = 0; h < ticks1.length; h++) {
+            agentSecByHost.add((ticks1[h] - ticks0[h]) / (double) RunCpu.USER_HZ);
+            agentTicks += ticks1[h] - ticks0[h];
+        }
         long coordTicks1 = Testbed.ticksOf(coordinatorPids);
         TcQdiscStats sw = testbed.switchPorts().minus(sw0);
         HostCounters.Totals net = new HostCounters(collect(testbed::nstat), collect(testbed::hostNic))
@@ -305,8 +316,14 @@ final class BenchRunner {
         boolean single = s.coflows().size() == 1;
         double efficiency = single ? ideal / cct : Double.NaN;
         long dt = Math.max(1, cpu1.total() - cpu0.total());
-        double agentCores = cpus * (double) (ticks1 - ticks0) / dt;
+        double agentCores = cpus * (double) agentTicks / dt;
         double coordinatorCores = cpus * (double) (coordTicks1 - coordTicks0) / dt;
+        if (roles.error() != null) {
+            LOG.warn("{} {} #{}: per-role CPU incomplete: {}", s.label(), mode.label(scheduler), repeat,
+                    roles.error());
+        }
+        RunCpu runCpu = new RunCpu(segments(p), shuffledBytes(p), agentTicks / (double) RunCpu.USER_HZ,
+                agentSecByHost, roles);
         List<String> invalid = new ArrayList<>();
         if (!errors.isEmpty()) {
             invalid.add("reducer errors or wrong byte counts (" + errors.size() + ")");
@@ -334,12 +351,33 @@ final class BenchRunner {
                 cpu1.busyCoresSince(cpu0, cpus), cpu1.softirqCoresSince(cpu0, cpus), agentCores, coordinatorCores,
                 otherBefore, load,
                 (lastEnd - t0) / 1e9, errors.size() > 20 ? errors.subList(0, 20) : errors, invalid.isEmpty(),
-                invalid);
+                invalid, runCpu);
         LOG.info("{} {} #{}: CCT {} s (median {}), drops {}, retrans {}, RTO {}, SYN retx {}, max conns/host {}, "
-                        + "pair {}, other cores before {}{}", s.label(), mode.label(scheduler), repeat, fmt(cct), fmt(median),
-                sw.totalDrops(), retrans, timeouts, syn, sampler.maxOverHosts(), sampler.maxPerPair(),
-                fmt(otherBefore), invalid.isEmpty() ? "" : " INVALID: " + invalid);
+                        + "pair {}, agent CPU {} s, other cores before {}{}", s.label(), mode.label(scheduler), repeat,
+                fmt(cct), fmt(median), sw.totalDrops(), retrans, timeouts, syn, sampler.maxOverHosts(),
+                sampler.maxPerPair(), fmt(runCpu.agentSec()), fmt(otherBefore),
+                invalid.isEmpty() ? "" : " INVALID: " + invalid);
         return rec;
+    }
+
+    /** Map output segments a run of {@code p} fetches: every reducer one per map of every host (its own too). */
+    private long segments(Prepared p) {
+        long n = 0;
+        for (CoflowSpec c : p.scenario().coflows()) {
+            n += (long) testbed.hosts() * c.reducersPerHost() * testbed.hosts() * c.mapsPerHost();
+        }
+        return n;
+    }
+
+    /** Bytes a run of {@code p} fetches (all reducers, remote and local segments). */
+    private static long shuffledBytes(Prepared p) {
+        long n = 0;
+        for (long[] perPartition : p.expectedPerPartition()) {
+            for (long b : perPartition) {
+                n += b;
+            }
+        }
+        return n;
     }
 
     /** A per-host reading, taken for all hosts at once (each is a process start under load). */

@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  * {@code bench/netemu/yarn-cluster.sh}.
  */
 @Command(name = "netemu-bench", mixinStandardHelpOptions = true, subcommands = {NetemuBench.Agent.class,
-    NetemuBench.Run.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class},
+    NetemuBench.Run.class, NetemuBench.Receive.class, NetemuBench.YarnConf.class, NetemuBench.YarnTeraSort.class},
         description = "Stock Hadoop shuffle vs Courier on an emulated congested network.")
 public final class NetemuBench implements Runnable {
     public static void main(String[] args) {
@@ -54,6 +54,8 @@ public final class NetemuBench implements Runnable {
                 return "bin/courier bench netemu";
             case "yarn-terasort":
                 return "bin/courier bench netemu-yarn";
+            case "receive":
+                return "bin/courier bench receive";
             default:
                 return "netemu-bench " + subcommand;
         }
@@ -114,7 +116,8 @@ public final class NetemuBench implements Runnable {
         Integer repeats;
         @Option(names = "--warmups", defaultValue = "1")
         int warmups;
-        @Option(names = "--families", split = ",", description = "small,bulk,fetch-sweep,reducer-sweep,mixed")
+        @Option(names = "--families", split = ",", description = "small,bulk,fetch-sweep,reducer-sweep,"
+                + "segment-sweep,mixed")
         List<String> families;
         @Option(names = "--trace", description = "FB trace (coflow-benchmark format) for the mixed stream")
         Path trace;
@@ -289,6 +292,107 @@ public final class NetemuBench implements Runnable {
                 c.close();
                 throw e;
             }
+        }
+    }
+
+    /** The loopback receive-path benchmark: one in-process agent, its reducers fetching from itself. */
+    @Command(name = "receive", mixinStandardHelpOptions = true, description = "The receive path alone on loopback:"
+            + " Courier's relay vs Hadoop's Fetcher on the same segments; CPU per segment and per GiB.")
+    static final class Receive implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--out", required = true, description = "report directory")
+        Path out;
+        @Option(names = "--sizes", split = ",", defaultValue = "4096,65536,1048576",
+                description = "segment sizes in bytes (default 4096,65536,1048576)")
+        List<Long> sizes;
+        @Option(names = "--reducers", defaultValue = "20", description = "reducers per run (default 20)")
+        int reducers;
+        @Option(names = "--maps", defaultValue = "4", description = "map outputs, i.e. segments per reducer"
+                + " (default 4)")
+        int maps;
+        @Option(names = "--parallel-copies", defaultValue = "5", description = "stock fetchers per reducer"
+                + " (default 5)")
+        int parallelCopies;
+        @Option(names = "--repeats", defaultValue = "3", description = "runs per mode and size (default 3)")
+        int repeats;
+        @Option(names = "--warmups", defaultValue = "1", description = "unrecorded rounds per size (default 1)")
+        int warmups;
+        @Option(names = "--modes", split = ",", defaultValue = "stock,courier", description = "stock, courier")
+        List<String> modeNames;
+        @Option(names = "--config", split = ",", description = "extra key=value lines for the report header")
+        List<String> extra;
+
+        @Override
+        public Integer call() throws Exception {
+            OptionChecks checks = new OptionChecks(spec).atLeast("--reducers", reducers, 1)
+                    .atLeast("--maps", maps, 1).atLeast("--parallel-copies", parallelCopies, 1)
+                    .atLeast("--repeats", repeats, 1).atLeast("--warmups", warmups, 0);
+            List<Mode> modes;
+            try {
+                modes = Mode.parseList(modeNames, "coord");
+            } catch (IllegalArgumentException e) {
+                throw checks.error(e.getMessage());
+            }
+            if (modes.contains(Mode.COURIER_COORD)) {
+                throw checks.error("--modes: the receive benchmark runs stock and courier only (no coordinator)");
+            }
+            for (long s : sizes) {
+                checks.atLeast("--sizes", s, 1);
+            }
+            int proxyPort = BenchIds.SHUFFLE_PORT + BenchIds.PROXY_PORT_OFFSET;
+            if (!ReceivePathBench.portFree(BenchIds.SHUFFLE_PORT) || !ReceivePathBench.portFree(proxyPort)) {
+                System.err.println("bin/courier bench receive: ports " + BenchIds.SHUFFLE_PORT + "/" + proxyPort
+                        + " are in use (another agent or test on this machine); the loopback agent needs them");
+                return 1;
+            }
+            Files.createDirectories(out);
+            Path work = Files.createTempDirectory(out, "work-");
+            Path socket = work.resolve("agent.sock");
+            HostAgent host = new HostAgent(1, "127.0.0.1", null, socket, work.resolve("h1").toFile());
+            Thread agentThread = new Thread(() -> {
+                try {
+                    host.serve();
+                } catch (Exception e) {
+                    System.err.println("receive: loopback agent failed: " + e);
+                }
+            }, "netemu-request-acceptor");
+            agentThread.setDaemon(true);
+            agentThread.start();
+            AgentClient client = ReceivePathBench.awaitAgent(socket, 60_000);
+            Map<String, Object> config = new LinkedHashMap<>();
+            config.put("date", Instant.now().toString());
+            config.put("reducers", reducers);
+            config.put("maps (segments per reducer)", maps);
+            config.put("stock parallel copies", parallelCopies);
+            config.put("segment sizes", sizes);
+            config.put("repeats per mode and size", repeats + " (after " + warmups + " unrecorded)");
+            config.put("JVM options", String.join(" ", java.lang.management.ManagementFactory.getRuntimeMXBean()
+                    .getInputArguments().stream().filter(a -> a.startsWith("-X")).toList()));
+            config.put("cpus", Runtime.getRuntime().availableProcessors());
+            config.put("loadavg at start", Testbed.loadavg1());
+            putExtraLines(config, extra);
+            Path csv = out.resolve("runs.csv");
+            Files.deleteIfExists(csv);
+            List<ReceiveRun> runs;
+            try {
+                runs = new ReceivePathBench(client, ProcessHandle.current().pid(), reducers, maps, parallelCopies,
+                        modes, ThreadCpuSampler.PERIOD_MILLIS).runAll(sizes.stream().mapToLong(Long::longValue).toArray(), repeats, warmups, r -> {
+                            try {
+                                ReceiveReport.appendCsv(csv, r);
+                            } catch (java.io.IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        });
+            } finally {
+                client.call(AgentMessages.Request.simple(AgentMessages.Op.QUIT));
+                agentThread.join(30_000);
+                ReceivePathBench.deleteTree(work);
+            }
+            Files.writeString(out.resolve("summary.md"), ReceiveReport.markdown(config, runs));
+            System.out.println(Files.readString(out.resolve("summary.md")));
+            System.out.println("receive: report in " + out.toAbsolutePath());
+            return 0;
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Random;
 /**
  * The benchmark's scenarios (the Courier paper's §5.1 on real TCP): one small and one bulk shuffle, the sweep of
  * fetches per reducer (20 reducers per host; Hadoop's parallelcopies), the sweep of reducers per host (5 fetches
- * each), and a stream of mixed-size coflows drawn from the FB trace. Stateless.
+ * each), the sweep of segment sizes (20 reducers x 5 fetches; it separates fixed from per-byte CPU), and a stream of
+ * mixed-size coflows drawn from the FB trace. Stateless.
  */
 final class Plans {
     static final long SMALL_BYTES = 32 * 1024;
@@ -19,7 +20,11 @@ final class Plans {
     static final int REDUCERS = 20;
     static final int FETCHES = 5;
     /** Every family {@link #build} knows, in the order it runs them (whatever order they are named in). */
-    static final List<String> FAMILIES = List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "mixed");
+    static final List<String> FAMILIES = List.of("small", "bulk", "fetch-sweep", "reducer-sweep", "segment-sweep",
+            "mixed");
+    /** Segment sizes (bytes per reducer x host, one map per host) of the segment-size sweep: full and quick plan. */
+    static final long[] SEGMENT_SIZES = {4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20};
+    static final long[] QUICK_SEGMENT_SIZES = {4 << 10, 64 << 10, 1 << 20};
 
     private Plans() {
     }
@@ -47,7 +52,7 @@ final class Plans {
 
     /**
      * The scenarios of the given families. The quick plan (bin/courier bench netemu --quick, under 10 minutes)
-     * runs the sweeps at three and two points with 2 repeats and a shorter mixed stream (coflows capped at 256 KB
+     * runs the sweeps at three (fetches, segment sizes) and two (reducers) points with 2 repeats and a shorter mixed stream (coflows capped at 256 KB
      * per reducer x host, 2 repeats); the full plan runs every point with the run's repeats.
      */
     static List<Scenario> build(boolean quick, int hosts, long rateBitsPerSec, Path trace, int mixedCoflows,
@@ -70,6 +75,12 @@ final class Plans {
             int[] rs = quick ? new int[] {10, 40} : range(10, 60, 10);
             for (int r : rs) {
                 s.add(single("reducer-sweep", "reducers/host " + r, r, r, SMALL_BYTES, FETCHES, sweepRepeats));
+            }
+        }
+        if (families.contains("segment-sweep")) {
+            for (long b : quick ? QUICK_SEGMENT_SIZES : SEGMENT_SIZES) {
+                s.add(single("segment-sweep", "segment " + (b >> 10) + " KB per reducer x host", b, REDUCERS, b,
+                        FETCHES, sweepRepeats));
             }
         }
         if (families.contains("mixed")) {

@@ -28,27 +28,55 @@ final class Report {
         "max_conn_per_pair",
         "busy_cores", "softirq_cores", "agent_cores", "coordinator_cores", "other_cores_before", "loadavg1", "wall_s", "valid",
         "invalid_reasons", "errors"};
+    /** Appended after {@link #CSV_HEADER}: the run's work and the agents' CPU-seconds, in all and per thread role. */
+    private static final List<String> CPU_HEADER = cpuHeader();
 
     private Report() {
+    }
+
+    private static List<String> cpuHeader() {
+        List<String> h = new ArrayList<>(List.of("segments", "shuffled_bytes", "agent_cpu_s",
+                "agent_cpu_s_by_host"));
+        for (ThreadRole r : ThreadRole.values()) {
+            h.add(r.csvColumn());
+        }
+        h.add("cpu_unattributed_s");
+        h.add("sampled_threads");
+        h.add("cpu_samples");
+        h.add("max_sample_gap_ms");
+        return List.copyOf(h);
     }
 
     static void appendCsv(Path csv, RunRecord r) throws IOException {
         StringBuilder b = new StringBuilder();
         if (!Files.exists(csv)) {
-            b.append(String.join(",", CSV_HEADER)).append('\n');
+            b.append(String.join(",", CSV_HEADER)).append(',').append(String.join(",", CPU_HEADER)).append('\n');
         }
-        Object[] v = {r.family(), r.label(), r.x(), r.mode(), r.repeat(), r.startedAt(), r.cct(), r.medianCct(),
+        List<Object> v = new ArrayList<>(List.of(r.family(), r.label(), r.x(), r.mode(), r.repeat(), r.startedAt(), r.cct(), r.medianCct(),
             r.idealSec(), r.efficiency(), r.switchDrops(), r.switchPackets(), r.lossPct(), r.hostNicDrops(),
             r.retransSegs(), r.timeouts(), r.synRetrans(), r.lossProbes(), r.activeOpens(), r.maxConnPerHost(),
             r.maxConnPerPair(),
             r.busyCores(), r.softirqCores(), r.agentCores(), r.coordinatorCores(), r.otherCoresBefore(), r.loadavg1(), r.wallSec(),
-            r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())};
-        for (int i = 0; i < v.length; i++) {
+            r.valid(), String.join("; ", r.invalidReasons()), String.join("; ", r.errors())));
+        RunCpu cpu = r.cpu();
+        List<String> byHost = new ArrayList<>();
+        for (double sec : cpu.agentSecByHost()) {
+            byHost.add(String.format(Locale.ROOT, "%.2f", sec));
+        }
+        v.addAll(List.of(cpu.segments(), cpu.bytes(), cpu.agentSec(), String.join(";", byHost)));
+        for (ThreadRole role : ThreadRole.values()) {
+            v.add(cpu.roles().of(role));
+        }
+        v.add(cpu.unattributedSec());
+        v.add(cpu.roles().threads());
+        v.add(cpu.roles().samples());
+        v.add(cpu.roles().maxGapMillis());
+        for (int i = 0; i < v.size(); i++) {
             if (i > 0) {
                 b.append(',');
             }
-            String s = v[i] instanceof Double ? String.format(Locale.ROOT, "%.4f", (Double) v[i])
-                    : String.valueOf(v[i]);
+            String s = v.get(i) instanceof Double ? String.format(Locale.ROOT, "%.4f", (Double) v.get(i))
+                    : String.valueOf(v.get(i));
             b.append(s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s);
         }
         b.append('\n');
@@ -142,6 +170,7 @@ final class Report {
                     o.println();
                 }
             }
+            o.print(CpuSummary.table(e.getValue(), modes));
             List<String> reasons = new ArrayList<>();
             for (RunRecord r : e.getValue()) {
                 if (!r.valid()) {
@@ -152,6 +181,11 @@ final class Report {
                 o.println();
                 o.println("Invalid runs: " + String.join(" | ", reasons));
             }
+        }
+        String fit = CpuSummary.segmentFit(runs, modes);
+        if (!fit.isEmpty()) {
+            o.println();
+            o.print(fit);
         }
         o.flush();
         return sw.toString();

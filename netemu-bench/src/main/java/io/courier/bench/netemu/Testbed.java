@@ -84,6 +84,15 @@ final class Testbed {
         return t;
     }
 
+    /** CPU ticks used so far by each of the given processes, in order (a gone process counts 0). */
+    static long[] ticksEach(List<Long> pids) {
+        long[] t = new long[pids.size()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = ticksOf(List.of(pids.get(i)));
+        }
+        return t;
+    }
+
     /** Runs a command, returns its stdout; a non-zero exit or a 30 s hang is an error naming the command. */
     static String exec(String... cmd) throws IOException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();

@@ -72,6 +72,7 @@ class ModeTest {
 
     private static RunRecord record(String mode, double cct, long drops) {
         return new RunRecord("small", "small", 0, mode, 0, "t", List.of(cct), cct, cct, 1.0, 1.0 / cct, drops, 1000,
-                0, 0, drops, 0, 0, 0, 8, 7, 1, 1.0, 0.1, 0.8, 0.05, 0.01, 0.5, cct, List.of(), true, List.of());
+                0, 0, drops, 0, 0, 0, 8, 7, 1, 1.0, 0.1, 0.8, 0.05, 0.01, 0.5, cct, List.of(), true, List.of(),
+                new RunCpu(60, 60 * 32768, cct, List.of(cct), RoleCpu.none("not measured")));
     }
 }
