@@ -1,6 +1,7 @@
 package io.courier.bench.netemu;
 
 import io.courier.demo.OptionChecks;
+import io.courier.shuffle.reduce.ReduceConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -347,6 +348,11 @@ public final class NetemuBench implements Runnable {
                 return 1;
             }
             Files.createDirectories(out);
+            // Every segment here is node-local; Courier reducers would read them from their files. The benchmark is
+            // of the relay, so unless asked otherwise they go through the proxy (read by CourierOverrides).
+            if (System.getProperty(ReduceConfig.NODE_LOCAL_READS) == null) {
+                System.setProperty(ReduceConfig.NODE_LOCAL_READS, "false");
+            }
             Path work = Files.createTempDirectory(out, "work-");
             Path socket = work.resolve("agent.sock");
             HostAgent host = new HostAgent(1, "127.0.0.1", null, socket, work.resolve("h1").toFile());
@@ -365,6 +371,7 @@ public final class NetemuBench implements Runnable {
             config.put("reducers", reducers);
             config.put("maps (segments per reducer)", maps);
             config.put("stock parallel copies", parallelCopies);
+            config.put(ReduceConfig.NODE_LOCAL_READS, System.getProperty(ReduceConfig.NODE_LOCAL_READS));
             config.put("segment sizes", sizes);
             config.put("repeats per mode and size", repeats + " (after " + warmups + " unrecorded)");
             config.put("JVM options", String.join(" ", java.lang.management.ManagementFactory.getRuntimeMXBean()

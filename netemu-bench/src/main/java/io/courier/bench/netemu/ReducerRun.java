@@ -142,7 +142,11 @@ final class ReducerRun {
         conf.setNumReduceTasks(partitions);
         conf.setMapOutputKeyClass(BytesWritable.class);
         conf.setMapOutputValueClass(BytesWritable.class);
-        conf.set(MRConfig.LOCAL_DIR, workDir().getAbsolutePath());
+        // A YARN container's local dirs are its application's, where the node's map tasks left their outputs; a
+        // Courier reducer reads its node's maps from there (courier.reduce.node-local.read). The reducer's own dir
+        // comes first; nothing is written here (every segment stays in memory, see below).
+        conf.setStrings(MRConfig.LOCAL_DIR, workDir().getAbsolutePath(), SyntheticMapOutputs.appDir(localDir,
+                BenchIds.USER, BenchIds.app(coflow)).getAbsolutePath());
         conf.set("fs.defaultFS", "file:///");
         conf.setInt(MRJobConfig.SHUFFLE_PARALLEL_COPIES, parallelCopies);
         // Shuffle memory as a 400 MB reduce heap would have; segments stay in memory and the final merge keeps

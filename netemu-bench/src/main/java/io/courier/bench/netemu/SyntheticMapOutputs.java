@@ -29,8 +29,13 @@ final class SyntheticMapOutputs {
     private SyntheticMapOutputs() {
     }
 
+    /** The application's directory under a NodeManager local dir: a YARN container's local dir. */
+    static File appDir(File localDir, String user, String app) {
+        return new File(localDir, "usercache/" + user + "/appcache/" + app);
+    }
+
     static File attemptDir(File localDir, String user, String app, String attempt) {
-        return new File(localDir, "usercache/" + user + "/appcache/" + app + "/output/" + attempt);
+        return new File(appDir(localDir, user, app), "output/" + attempt);
     }
 
     /**
