@@ -47,6 +47,8 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     private final ServerCounters counters;
     private final SendSettings send;
     private final TaskConnectionAcceptor tasks;
+    /** This connection's MACs (its event loop keeps one Mac). */
+    private final FetchAuthenticator auth = new FetchAuthenticator();
     private ConnectionSender sender;
     private String peer;
 
@@ -151,7 +153,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             refuse(ctx, f, ErrorCode.UNKNOWN_JOB, "no shuffle secret for " + f.job() + " on " + nodeId);
             return;
         }
-        if (!FetchAuthenticator.verifyRequest(secret, f.job(), f.mapAttempt(), f.partition(), f.mac())) {
+        if (!auth.verifyRequest(secret, f.job(), f.mapAttempt(), f.partition(), f.mac())) {
             refuse(ctx, f, ErrorCode.AUTHENTICATION_FAILED, "fetch MAC of " + f.mapAttempt() + " reduce "
                     + f.partition() + " does not verify with the secret of " + f.job());
             return;
@@ -172,7 +174,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             refuse(ctx, f, ErrorCode.IO_ERROR, "opening output of " + f.mapAttempt() + ": " + e.getMessage());
             return;
         }
-        byte[] reply = FetchAuthenticator.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
+        byte[] reply = auth.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
         ctx.write(new SegmentHeaderFrame(f.streamId(), f.mapAttempt(), f.partition(), seg.length(),
                 seg.rawLength(), reply));
         OutboundStream s = new OutboundStream(f.streamId(), f.job(), f.mapAttempt(), seg, file, f.initialCredit());
