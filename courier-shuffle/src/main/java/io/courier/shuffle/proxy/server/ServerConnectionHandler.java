@@ -14,6 +14,7 @@ import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.ProtocolException;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.source.OpenSegment;
 import io.courier.shuffle.proxy.source.Segment;
 import io.courier.shuffle.proxy.source.SegmentException;
 import io.courier.shuffle.proxy.source.SegmentSource;
@@ -24,7 +25,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -165,13 +165,11 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         Segment seg;
         FileChannel file;
         try {
-            seg = source.open(f.job(), f.mapAttempt(), f.partition());
-            file = FileChannel.open(seg.file().toPath(), StandardOpenOption.READ);
+            OpenSegment opened = source.openForReading(f.job(), f.mapAttempt(), f.partition());
+            seg = opened.segment();
+            file = opened.channel();
         } catch (SegmentException e) {
             refuse(ctx, f, e.code(), e.getMessage());
-            return;
-        } catch (IOException e) {
-            refuse(ctx, f, ErrorCode.IO_ERROR, "opening output of " + f.mapAttempt() + ": " + e.getMessage());
             return;
         }
         byte[] reply = auth.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
