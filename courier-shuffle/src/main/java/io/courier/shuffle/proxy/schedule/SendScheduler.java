@@ -41,8 +41,9 @@ public final class SendScheduler {
     /** In registration order (each connection registers once, for its peer). */
     private final List<Registration> listeners = new CopyOnWriteArrayList<>();
     /**
-     * The flows with open streams, by {@link SendPlan#key}. A HashMap receiving the same puts and removes as the
-     * separate pending/streams maps it replaced, so rebuild visits the flows in the same order as before.
+     * The flows with open streams, by {@link SendPlan#key}: one entry per flow, put at its first stream and removed
+     * with its last. Without a decision rebuild hands the flows to Merge and SelectAndSplit in this map's order
+     * (and numbers them in it), so the map's kind and its puts and removes are part of the plan.
      */
     private final Map<String, PendingFlow> pending = new HashMap<>();
     private final Map<String, Integer> connections = new HashMap<>();
