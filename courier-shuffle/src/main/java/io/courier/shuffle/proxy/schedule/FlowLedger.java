@@ -28,10 +28,11 @@ public final class FlowLedger {
         this.onNewJob = listener == null ? job -> { } : listener;
     }
 
-    void started(String job, String peer, long bytes) {
+    /** @param flowKey {@link SendPlan#key} of the job and peer (the scheduler has it at hand) */
+    void started(String job, String peer, String flowKey, long bytes) {
         boolean first;
         synchronized (this) {
-            row(job, peer).started(bytes);
+            row(job, peer, flowKey).started(bytes);
             version++;
             first = jobs.put(job, Boolean.TRUE) == null;
         }
@@ -49,8 +50,9 @@ public final class FlowLedger {
         }
     }
 
-    synchronized void ended(String job, String peer, long unsentBytes) {
-        Row r = rows.get(SendPlan.key(job, peer));
+    /** @param flowKey {@link SendPlan#key} of the job and peer */
+    synchronized void ended(String flowKey, long unsentBytes) {
+        Row r = rows.get(flowKey);
         if (r != null) {
             r.ended++;
             r.abandoned += Math.max(0, unsentBytes);
@@ -88,12 +90,11 @@ public final class FlowLedger {
         return out;
     }
 
-    private Row row(String job, String peer) {
-        String k = SendPlan.key(job, peer);
-        Row r = rows.get(k);
+    private Row row(String job, String peer, String flowKey) {
+        Row r = rows.get(flowKey);
         if (r == null) {
             r = new Row(job, peer);
-            rows.put(k, r);
+            rows.put(flowKey, r);
         }
         return r;
     }

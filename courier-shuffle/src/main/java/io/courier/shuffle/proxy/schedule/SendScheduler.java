@@ -129,8 +129,8 @@ public final class SendScheduler {
     /** A stream of {@code job} to {@code peer} with {@code bytes} to send has started. */
     public void streamStarted(String job, String peer, long bytes) {
         Set<String> changed;
+        String k = SendPlan.key(job, peer);
         synchronized (this) {
-            String k = SendPlan.key(job, peer);
             PendingFlow f = pending.get(k);
             if (f == null) {
                 f = new PendingFlow(job, peer, k);
@@ -140,7 +140,7 @@ public final class SendScheduler {
             f.streams++;
             changed = rebuild();
         }
-        ledger.started(job, peer, bytes);
+        ledger.started(job, peer, k, bytes);
         notifyListeners(changed);
     }
 
@@ -153,7 +153,7 @@ public final class SendScheduler {
             if (f == null) {
                 return;
             }
-            ledger.ended(job, peer, unsentBytes);
+            ledger.ended(k, unsentBytes);
             if (f.streams <= 1) {
                 pending.remove(k);
             } else {
