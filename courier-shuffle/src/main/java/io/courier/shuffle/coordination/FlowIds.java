@@ -16,6 +16,8 @@ final class FlowIds {
     private final Map<String, FlowId> flows = new HashMap<>();
     private long nextCoflow = 1;
     private long nextFlow = 1;
+    /** Bumped when ids are forgotten: a forgotten job seen again gets new ids, so plans built before may differ. */
+    private long forgets;
 
     CoflowId coflow(String job) {
         CoflowId id = coflows.get(job);
@@ -37,8 +39,18 @@ final class FlowIds {
     }
 
     void forgetJob(String job) {
-        coflows.remove(job);
+        boolean forgot = coflows.remove(job) != null;
         String prefix = job + "\u0000";
-        flows.keySet().removeIf(k -> k.startsWith(prefix));
+        if (flows.keySet().removeIf(k -> k.startsWith(prefix)) || forgot) {
+            forgets++;
+        }
+    }
+
+    /**
+     * How many times ids were forgotten. Ids are only ever added otherwise, and an added id never renames an
+     * existing one, so an unchanged count means every id handed out before is still the same.
+     */
+    long forgets() {
+        return forgets;
     }
 }

@@ -55,8 +55,8 @@ public final class ProxyCoordination implements Closeable {
     private final CoflowHint.Source hints;
     private volatile CoordinatorClient client;
     private volatile Mode mode = Mode.FALLBACK;
-    /** Planning thread only: the plan last installed, by signature. */
-    private String applied = "";
+    /** Planning thread only: the plan last installed; null when the next plan must be installed whatever it is. */
+    private SenderPlan applied;
 
     private ProxyCoordination(CoordinationConfig config, String self, SendScheduler scheduler,
             Consumer<ReceivePlan> receiver, CoflowHint.Source hints) {
@@ -158,7 +158,7 @@ public final class ProxyCoordination implements Closeable {
             if (registeredJobs.remove(job) && c != null) {
                 c.completeCoflow(job);
             }
-            ids.forgetJob(job);
+            ids.forgetJob(job); // counted in ids.forgets(): the next fallback epoch recomputes
         });
     }
 
@@ -182,8 +182,9 @@ public final class ProxyCoordination implements Closeable {
 
     private void fallbackEpoch() {
         try {
-            // Stream's state is kept current in both modes, so a fallback starts from warm levels.
-            SenderPlan p = fallback.update(scheduler.ledger().snapshot(), ids, System.nanoTime());
+            // Stream's state is kept current in both modes, so a fallback starts from warm levels. An epoch in
+            // which nothing changed returns the previous plan without reading the ledger (StreamFallback.epoch).
+            SenderPlan p = fallback.epoch(scheduler.ledger(), ids, System.nanoTime());
             if (mode == Mode.FALLBACK) {
                 install(p);
             }
@@ -194,8 +195,8 @@ public final class ProxyCoordination implements Closeable {
     }
 
     private void install(SenderPlan p) {
-        if (!p.signature().equals(applied)) {
-            applied = p.signature();
+        if (!p.asksSameAs(applied)) {
+            applied = p;
             p.applyTo(scheduler);
             LOG.debug("Courier proxy {} ({}): plan {}", self, mode, p);
         }
@@ -216,7 +217,7 @@ public final class ProxyCoordination implements Closeable {
 
     private void onMode(Mode m) {
         mode = m;
-        applied = ""; // whatever comes next (the coordinator's first decision or a fallback plan) is installed
+        applied = null; // whatever comes next (the coordinator's first decision or a fallback plan) is installed
         if (m == Mode.FALLBACK) {
             // Stream's priorities are the senders' own (each from its ledger); the receiver has none: every job alike.
             try {

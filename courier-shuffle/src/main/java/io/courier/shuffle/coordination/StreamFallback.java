@@ -8,6 +8,7 @@ import io.courier.scheduler.stream.StarvationAging;
 import io.courier.scheduler.stream.StreamPriority;
 import io.courier.scheduler.stream.SubCoflowObservation;
 import io.courier.shuffle.proxy.schedule.FlowBinding;
+import io.courier.shuffle.proxy.schedule.FlowLedger;
 import io.courier.shuffle.proxy.schedule.FlowTally;
 
 import java.util.ArrayList;
@@ -34,11 +35,28 @@ import java.util.Map;
  * demoted later than in the paper, never earlier). Information-Relay ({@code S = 0}), Weighted-Priority
  * ({@code m = 1}), Child-to-Parent and starvation aging are off: they need cross-node messages or DAG ids the
  * proxies do not exchange. Not thread-safe: confined to {@link ProxyCoordination}'s planning thread.
+ *
+ * <p>Why an epoch may be skipped ({@link #epoch}): with starvation aging off, {@link ReceiverPriorities#update}
+ * does not depend on the time, only on the observations and each sub-coflow's level; the formula level {@code φ}
+ * of a sub-coflow is a function of its observation and its level, and after an epoch {@code φ_prev >= φ}. So if
+ * an epoch changed no level (and met no new sub-coflow), an epoch with the same observations computes the same
+ * {@code φ}s, changes nothing and returns the same levels, hence the same plan. The observations are the same when
+ * the ledger's {@link FlowLedger#version()} and the {@link FlowIds#forgets()} count are.
  */
 final class StreamFallback {
     private final StreamPriority formula;
     private final Map<String, ReceiverPriorities> receivers = new HashMap<>();
+    /** Per receiver, the levels its last update returned (to tell whether an update changed any). */
+    private final Map<String, Map<CoflowId, Integer>> lastLevels = new HashMap<>();
     private final long startNanos;
+    /** Whether the last {@link #update} changed no level, met no new sub-coflow and dropped no state. */
+    private boolean settled;
+    /** What the last {@link #epoch} computed from; {@code lastPlan == null}: nothing reusable. */
+    private SenderPlan lastPlan;
+    private long lastVersion;
+    private long lastForgets;
+    /** Epochs that read the ledger and ran the formula (tests). */
+    private long computedEpochs;
 
     StreamFallback(StreamPriority formula, long startNanos) {
         this.formula = formula;
@@ -50,10 +68,32 @@ final class StreamFallback {
     }
 
     /**
+     * One epoch over {@code ledger}: the plan of the previous epoch when nothing can have changed (see the class
+     * comment: same ledger version, no ids forgotten, and the previous update changed no level), else
+     * {@link #update} over a fresh snapshot. Either way the plan {@code update} would return now.
+     */
+    SenderPlan epoch(FlowLedger ledger, FlowIds ids, long nowNanos) {
+        long version = ledger.version(); // before the snapshot: a change racing with it shows as a newer version
+        long forgets = ids.forgets();
+        if (lastPlan != null && settled && version == lastVersion && forgets == lastForgets) {
+            return lastPlan;
+        }
+        SenderPlan p = update(ledger.snapshot(), ids, nowNanos);
+        computedEpochs++;
+        lastPlan = p;
+        lastVersion = version;
+        lastForgets = forgets;
+        return p;
+    }
+
+    /**
      * One epoch over the ledger's rows: updates every receiver's state and returns the plan for the pairs that
      * have streams open now ({@link SenderPlan#NONE} when none has).
      */
     SenderPlan update(List<FlowTally> tallies, FlowIds ids, long nowNanos) {
+        lastPlan = null; // until this update completes, no plan is known to match the receivers' state
+        settled = false;
+        boolean changed = false;
         Map<String, List<FlowTally>> byPeer = new LinkedHashMap<>();
         for (FlowTally t : tallies) {
             List<FlowTally> l = byPeer.get(t.peer());
@@ -63,7 +103,10 @@ final class StreamFallback {
             }
             l.add(t);
         }
-        receivers.keySet().retainAll(byPeer.keySet());
+        if (receivers.keySet().retainAll(byPeer.keySet())) {
+            changed = true;
+        }
+        lastLevels.keySet().retainAll(byPeer.keySet());
         double now = Math.max(0, nowNanos - startNanos) / 1e9;
         List<FlowBinding> bindings = new ArrayList<>();
         Map<FlowId, Integer> priorities = new HashMap<>();
@@ -84,6 +127,9 @@ final class StreamFallback {
                         .build());
             }
             Map<CoflowId, Integer> levels = r.update(now, obs);
+            if (!levels.equals(lastLevels.put(e.getKey(), levels))) {
+                changed = true; // a level moved, or a sub-coflow came or went
+            }
             for (FlowTally t : e.getValue()) {
                 if (t.idle()) {
                     continue; // kept in the receiver's state (demotion memory), nothing to send now
@@ -100,6 +146,7 @@ final class StreamFallback {
                 sentOf.put(c, (s == null ? 0L : s) + t.sent());
             }
         }
+        settled = !changed;
         if (bindings.isEmpty()) {
             return SenderPlan.NONE;
         }
@@ -109,6 +156,11 @@ final class StreamFallback {
         Collections.sort(order, Comparator.<CoflowId, Integer>comparing(bestLevel::get)
                 .thenComparing(sentOf::get).thenComparing(c -> c));
         return SenderPlan.of(Decision.ofOrder(order, priorities), bindings, settings);
+    }
+
+    /** How many {@link #epoch}s ran the formula rather than reuse the previous plan (tests). */
+    long computedEpochs() {
+        return computedEpochs;
     }
 
     /** The number of receivers with Stream state (tests). */

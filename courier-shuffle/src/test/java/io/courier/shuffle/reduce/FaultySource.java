@@ -121,7 +121,7 @@ final class FaultySource implements AutoCloseable {
             byte[] seg = segments.get(f.mapAttempt());
             long raw = rawLengths.get(f.mapAttempt());
             int id = f.streamId();
-            byte[] reply = FetchAuthenticator.replyMac(secret, f.mac(), seg.length, raw);
+            byte[] reply = new FetchAuthenticator().replyMac(secret, f.mac(), seg.length, raw);
             boolean faulty = fault != Fault.NONE && (n == 1 || fault == Fault.STALL_FOREVER);
             if (!faulty) {
                 send(ctx, id, f.mapAttempt(), seg, seg.length, raw, reply);

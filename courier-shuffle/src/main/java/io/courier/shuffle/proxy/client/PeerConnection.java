@@ -45,6 +45,8 @@ final class PeerConnection {
     private final Runnable onClosed;
     private final IntConsumer onConnectionsHint;
     private final String connectionId;
+    /** This connection's MACs (one Mac per calling thread: submitters and the event loop). */
+    private final FetchAuthenticator auth = new FetchAuthenticator();
     /** Open streams by id: an int-keyed map, because every DATA frame looks its stream up (no boxing per frame). */
     private final IntObjectHashMap<ClientStream> streams = new IntObjectHashMap<>();
     private final AdmissionQueue waiting = new AdmissionQueue();
@@ -104,7 +106,7 @@ final class PeerConnection {
     /** Queues a fetch (any thread). */
     void submit(ClientStream s, byte[] secret) {
         s.secret = secret.clone();
-        s.requestMac = FetchAuthenticator.requestMac(secret, s.job(), s.mapAttempt(), s.partition());
+        s.requestMac = auth.requestMac(secret, s.job(), s.mapAttempt(), s.partition());
         enqueue(s);
     }
 
@@ -345,7 +347,7 @@ final class PeerConnection {
             rejected(h.streamId());
             return;
         }
-        if (s.secret != null && !FetchAuthenticator.verifyReply(s.secret, s.requestMac, h.compressedLength(),
+        if (s.secret != null && !auth.verifyReply(s.secret, s.requestMac, h.compressedLength(),
                 h.rawLength(), h.replyMac())) {
             abort(s, ErrorCode.REPLY_AUTHENTICATION_FAILED, "reply MAC of " + s + " does not verify");
             return;

@@ -1,6 +1,7 @@
 package io.courier.shuffle.proxy.protocol;
 
 import java.io.ByteArrayOutputStream;
+import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
@@ -27,15 +28,27 @@ public final class FrameBodies {
         DataOutputStream out = new DataOutputStream(bytes);
         try {
             out.writeInt(0);
-            out.writeByte(Wire.VERSION);
-            out.writeByte(frame.type().code());
-            writeBody(frame, out);
+            writeAfterLength(frame, out);
         } catch (IOException e) {
             throw new IllegalStateException("writing to memory failed", e);
         }
         byte[] b = bytes.toByteArray();
         ByteBuffer.wrap(b).putInt(0, b.length - Wire.LENGTH_FIELD);
         return b;
+    }
+
+    /**
+     * A control frame without its length field ({@code version | type | body}), onto {@code out}: for a
+     * transport that writes into its own buffers and fills in the length (the frame's bytes after the field)
+     * itself. The same bytes as {@link #encode} after its first four.
+     *
+     * @throws IllegalArgumentException for a DATA frame, whose payload the transport writes itself
+     * @throws IOException if {@code out} fails
+     */
+    public static void writeAfterLength(Frame frame, DataOutput out) throws IOException {
+        out.writeByte(Wire.VERSION);
+        out.writeByte(frame.type().code());
+        writeBody(frame, out);
     }
 
     /** Checks a frame's length field before anything is buffered for it. */
@@ -85,7 +98,7 @@ public final class FrameBodies {
         return frame;
     }
 
-    private static void writeBody(Frame frame, DataOutputStream out) throws IOException {
+    private static void writeBody(Frame frame, DataOutput out) throws IOException {
         switch (frame.type()) {
             case HANDSHAKE: {
                 HandshakeFrame h = (HandshakeFrame) frame;
@@ -147,7 +160,7 @@ public final class FrameBodies {
         }
     }
 
-    private static void writeFetchFields(DataOutputStream out, FetchFrame f) throws IOException {
+    private static void writeFetchFields(DataOutput out, FetchFrame f) throws IOException {
         writeString(out, f.job());
         writeString(out, f.mapAttempt());
         out.writeInt(f.partition());
@@ -203,13 +216,13 @@ public final class FrameBodies {
         return m;
     }
 
-    private static void writeString(DataOutputStream out, String s) throws IOException {
+    private static void writeString(DataOutput out, String s) throws IOException {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         out.writeShort(b.length);
         out.write(b);
     }
 
-    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+    private static void writeBytes(DataOutput out, byte[] b) throws IOException {
         out.writeByte(b.length);
         out.write(b);
     }

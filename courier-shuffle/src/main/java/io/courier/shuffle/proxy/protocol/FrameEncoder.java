@@ -2,11 +2,12 @@ package io.courier.shuffle.proxy.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.MessageToMessageEncoder;
 
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ import java.util.List;
 public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
     /** A CREDIT frame on the wire: length, version, type, stream id, bytes. */
     private static final int CREDIT_FRAME_BYTES = Wire.LENGTH_FIELD + Wire.PREAMBLE + 4 + 4;
+    /** Initial capacity of a control frame's buffer: a SEGMENT_HEADER with a 32-byte MAC fits (it grows if not). */
+    private static final int CONTROL_FRAME_GUESS = 128;
 
     @Override
     protected void encode(ChannelHandlerContext ctx, Frame frame, List<Object> out) {
@@ -48,9 +51,31 @@ public final class FrameEncoder extends MessageToMessageEncoder<Frame> {
             out.add(b);
             return;
         }
-        // Control frames are small and rare next to the data they steer: one shared JDK-only layout (FrameBodies)
-        // is worth a heap copy per frame.
-        out.add(Unpooled.wrappedBuffer(FrameBodies.encode(frame)));
+        out.add(control(ctx.alloc(), frame));
+    }
+
+    /**
+     * A control frame laid out by {@link FrameBodies} (the one layout the task's blocking client shares) straight
+     * into a buffer of the channel's allocator: no heap array per frame and no heap-to-direct copy at flush (a
+     * segment costs a SEGMENT_HEADER and an END frame here, and a FETCH on the fetching side).
+     */
+    static ByteBuf control(ByteBufAllocator alloc, Frame frame) {
+        ByteBuf b = alloc.buffer(CONTROL_FRAME_GUESS);
+        boolean done = false;
+        try {
+            int start = b.writerIndex();
+            b.writeInt(0); // the length, known once the body is written
+            FrameBodies.writeAfterLength(frame, new ByteBufOutputStream(b));
+            b.setInt(start, b.writerIndex() - start - Wire.LENGTH_FIELD);
+            done = true;
+            return b;
+        } catch (IOException e) {
+            throw new IllegalStateException("writing " + frame.type() + " frame to a buffer failed", e);
+        } finally {
+            if (!done) {
+                b.release();
+            }
+        }
     }
 
     private static ByteBuf dataHeader(ChannelHandlerContext ctx, int streamId, int length) {

@@ -65,6 +65,8 @@ final class TaskSocketConnection {
     private final OutputStream out;
     private final DirectBlockPool blocks;
     private final Thread reader;
+    /** Request MACs (callers' threads) and reply checks (the reader thread), one Mac per thread. */
+    private final FetchAuthenticator auth = new FetchAuthenticator();
     /** Admitted streams by id: written under this connection's lock, read by the reader thread. */
     private final Map<Integer, RelayStream> open = new ConcurrentHashMap<>();
     // Guarded by this connection:
@@ -169,9 +171,9 @@ final class TaskSocketConnection {
 
     /** Asks the proxy to relay {@code partition} of {@code mapAttempt} of {@code job} from {@code source}. */
     RelayStream fetch(String source, String job, String mapAttempt, int partition, byte[] secret) {
-        byte[] requestMac = FetchAuthenticator.requestMac(secret, job, mapAttempt, partition);
-        RelayStream s = new RelayStream(this, blocks, tally, source, job, mapAttempt, partition, secret.clone(), requestMac,
-                config.streamWindow(), config.readTimeoutMillis());
+        byte[] requestMac = auth.requestMac(secret, job, mapAttempt, partition);
+        RelayStream s = new RelayStream(this, blocks, tally, source, job, mapAttempt, partition, secret.clone(),
+                requestMac, config.streamWindow(), config.readTimeoutMillis());
         synchronized (this) {
             if (lostReason == null) {
                 waiting.add(s);
@@ -317,7 +319,7 @@ final class TaskSocketConnection {
         if (s == null) {
             return;
         }
-        if (!FetchAuthenticator.verifyReply(s.secret, s.requestMac, h.compressedLength(), h.rawLength(),
+        if (!auth.verifyReply(s.secret, s.requestMac, h.compressedLength(), h.rawLength(),
                 h.replyMac())) {
             abort(s, ErrorCode.REPLY_AUTHENTICATION_FAILED, "reply MAC of " + s + " does not verify");
             return;

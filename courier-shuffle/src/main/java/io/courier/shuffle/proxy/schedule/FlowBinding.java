@@ -11,6 +11,8 @@ public final class FlowBinding {
     private final FlowId id;
     private final String job;
     private final String peer;
+    /** {@link SendPlan#key} of job and peer, made once: the scheduler looks the flow up at every rebuild. */
+    private final String flowKey;
 
     public FlowBinding(FlowId id, String job, String peer) {
         if (id == null || job == null || peer == null) {
@@ -19,6 +21,7 @@ public final class FlowBinding {
         this.id = id;
         this.job = job;
         this.peer = peer;
+        this.flowKey = SendPlan.key(job, peer);
     }
 
     public FlowId id() {
@@ -31,6 +34,10 @@ public final class FlowBinding {
 
     public String peer() {
         return peer;
+    }
+
+    String flowKey() {
+        return flowKey;
     }
 
     @Override

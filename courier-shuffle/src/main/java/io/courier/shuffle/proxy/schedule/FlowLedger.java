@@ -12,21 +12,28 @@ import java.util.function.Consumer;
  * client's reports and the decentralized fallback read {@link #snapshot()} from their own threads. Unlike the
  * scheduler's pending sizes it survives a pair going idle, because reports and Stream's priorities need the bytes
  * already sent. Thread-safe (one monitor; no call out while holding it).
+ *
+ * <p>{@link #version()} counts the changes of the rows, so a reader that polls (the fallback's epoch) can tell
+ * "nothing changed since I last looked" without copying every row.
  */
 public final class FlowLedger {
     private final Map<String, Row> rows = new LinkedHashMap<>();
     private final Map<String, Boolean> jobs = new LinkedHashMap<>();
     private volatile Consumer<String> onNewJob = job -> { };
+    /** Bumped (under the monitor) by every change of a row's content or of the set of rows. */
+    private long version;
 
     /** Called (on the event loop of the connection that served it) when a job's first stream here starts. */
     public void onNewJob(Consumer<String> listener) {
         this.onNewJob = listener == null ? job -> { } : listener;
     }
 
-    void started(String job, String peer, long bytes) {
+    /** @param flowKey {@link SendPlan#key} of the job and peer (the scheduler has it at hand) */
+    void started(String job, String peer, String flowKey, long bytes) {
         boolean first;
         synchronized (this) {
-            row(job, peer).started(bytes);
+            row(job, peer, flowKey).started(bytes);
+            version++;
             first = jobs.put(job, Boolean.TRUE) == null;
         }
         if (first) {
@@ -37,23 +44,36 @@ public final class FlowLedger {
     /** @param flowKey {@link SendPlan#key} of the job and peer */
     synchronized void sent(String flowKey, long bytes) {
         Row r = rows.get(flowKey);
-        if (r != null) {
+        if (r != null && bytes != 0) {
             r.sent += bytes;
+            version++;
         }
     }
 
-    synchronized void ended(String job, String peer, long unsentBytes) {
-        Row r = rows.get(SendPlan.key(job, peer));
+    /** @param flowKey {@link SendPlan#key} of the job and peer */
+    synchronized void ended(String flowKey, long unsentBytes) {
+        Row r = rows.get(flowKey);
         if (r != null) {
             r.ended++;
             r.abandoned += Math.max(0, unsentBytes);
+            version++;
         }
     }
 
     /** Drops every row of {@code job} (it ended on this node). Any thread. */
     public synchronized void forgetJob(String job) {
         jobs.remove(job);
-        rows.values().removeIf(r -> r.job.equals(job));
+        if (rows.values().removeIf(r -> r.job.equals(job))) {
+            version++;
+        }
+    }
+
+    /**
+     * How many times the rows changed so far: equal values mean equal {@link #snapshot()}s. A poller reads it
+     * before its snapshot, so a change racing with the snapshot shows as a newer version next time. Any thread.
+     */
+    public synchronized long version() {
+        return version;
     }
 
     /** The jobs served here since they started (in order of their first stream). */
@@ -70,12 +90,11 @@ public final class FlowLedger {
         return out;
     }
 
-    private Row row(String job, String peer) {
-        String k = SendPlan.key(job, peer);
-        Row r = rows.get(k);
+    private Row row(String job, String peer, String flowKey) {
+        Row r = rows.get(flowKey);
         if (r == null) {
             r = new Row(job, peer);
-            rows.put(k, r);
+            rows.put(flowKey, r);
         }
         return r;
     }

@@ -13,10 +13,11 @@ import io.courier.shuffle.proxy.protocol.Wire;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -29,16 +30,23 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * SelectAndSplit picks the largest pairs first. Pairs that SelectAndSplit does not start wait.
  *
  * <p>Thread-safe: connections report stream starts and ends from their event loops; the plan is rebuilt
- * on every such event and on every new decision, and listeners (the connections) are told to re-read it.
+ * (under this object's monitor) on every such event and on every new decision, and then, outside the monitor,
+ * the listeners of the peers whose part of the plan changed ({@link SendPlan#peersChangedSince}) are told to
+ * re-read it, on the thread of the event, in the order they registered. A listener of a peer whose plan and
+ * classes are unchanged would re-read exactly what it has, so it is not called.
  */
 public final class SendScheduler {
     private final String self;
     private final SelectAndSplit selector;
-    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-    private final Map<String, Long> pending = new HashMap<>();
-    private final Map<String, Integer> streams = new HashMap<>();
+    /** In registration order (each connection registers once, for its peer). */
+    private final List<Registration> listeners = new CopyOnWriteArrayList<>();
+    /**
+     * The flows with open streams, by {@link SendPlan#key}: one entry per flow, put at its first stream and removed
+     * with its last. Without a decision rebuild hands the flows to Merge and SelectAndSplit in this map's order
+     * (and numbers them in it), so the map's kind and its puts and removes are part of the plan.
+     */
+    private final Map<String, PendingFlow> pending = new HashMap<>();
     private final Map<String, Integer> connections = new HashMap<>();
-    private final Map<String, FlowId> syntheticIds = new HashMap<>();
     private long nextSyntheticId;
     private Decision decision;
     private List<FlowBinding> bindings = new ArrayList<>();
@@ -75,12 +83,17 @@ public final class SendScheduler {
         return ledger;
     }
 
-    public void addListener(Runnable onPlanChange) {
-        listeners.add(onPlanChange);
+    /**
+     * Calls {@code onPlanChange} whenever the plan of {@code peer} (its {@link PeerPlan}, the classes of its
+     * flows, or its connection count) may have changed; on the thread that changed it. Any thread.
+     */
+    public void addListener(String peer, Runnable onPlanChange) {
+        listeners.add(new Registration(peer, onPlanChange));
     }
 
+    /** Removes every registration of {@code onPlanChange}. Any thread. */
     public void removeListener(Runnable onPlanChange) {
-        listeners.remove(onPlanChange);
+        listeners.removeIf(r -> r.onPlanChange == onPlanChange);
     }
 
     /** A fetching peer opened (+1) or closed (-1) a connection to this node; each gets a share of the pair's rate. */
@@ -93,7 +106,8 @@ public final class SendScheduler {
                 connections.put(peer, n);
             }
         }
-        notifyListeners();
+        // The plan is the same; only the share of the pair's rate per connection of this peer moved.
+        notifyListeners(Collections.singleton(peer));
     }
 
     /** Connections currently open from {@code peer} (at least 1, for pacing). */
@@ -103,46 +117,52 @@ public final class SendScheduler {
 
     /** Installs a new decision for the flows this node sends; {@code decision == null} means no scheduler. */
     public void apply(Decision newDecision, Collection<FlowBinding> flows) {
+        Set<String> changed;
         synchronized (this) {
             this.decision = newDecision;
             this.bindings = new ArrayList<>(flows);
-            rebuild();
+            changed = rebuild();
         }
-        notifyListeners();
+        notifyListeners(changed);
     }
 
     /** A stream of {@code job} to {@code peer} with {@code bytes} to send has started. */
     public void streamStarted(String job, String peer, long bytes) {
+        Set<String> changed;
+        String k = SendPlan.key(job, peer);
         synchronized (this) {
-            String k = SendPlan.key(job, peer);
-            pending.put(k, pending.getOrDefault(k, 0L) + bytes);
-            streams.put(k, streams.getOrDefault(k, 0) + 1);
-            rebuild();
+            PendingFlow f = pending.get(k);
+            if (f == null) {
+                f = new PendingFlow(job, peer, k);
+                pending.put(k, f);
+            }
+            f.bytes += bytes;
+            f.streams++;
+            changed = rebuild();
         }
-        ledger.started(job, peer, bytes);
-        notifyListeners();
+        ledger.started(job, peer, k, bytes);
+        notifyListeners(changed);
     }
 
     /** A stream ended (sent, cancelled or failed) with {@code unsentBytes} left. */
     public void streamEnded(String job, String peer, long unsentBytes) {
+        Set<String> changed;
         synchronized (this) {
             String k = SendPlan.key(job, peer);
-            Integer n = streams.get(k);
-            if (n == null) {
+            PendingFlow f = pending.get(k);
+            if (f == null) {
                 return;
             }
-            ledger.ended(job, peer, unsentBytes);
-            if (n <= 1) {
-                streams.remove(k);
+            ledger.ended(k, unsentBytes);
+            if (f.streams <= 1) {
                 pending.remove(k);
-                syntheticIds.remove(k);
             } else {
-                streams.put(k, n - 1);
-                pending.put(k, Math.max(0, pending.get(k) - unsentBytes));
+                f.streams--;
+                f.bytes = Math.max(0, f.bytes - unsentBytes);
             }
-            rebuild();
+            changed = rebuild();
         }
-        notifyListeners();
+        notifyListeners(changed);
     }
 
     /**
@@ -160,52 +180,59 @@ public final class SendScheduler {
      * next rebuild (no rebuild now).
      */
     public synchronized void sent(String flowKey, long bytes) {
-        Long v = pending.get(flowKey);
-        if (v != null) {
-            pending.put(flowKey, Math.max(0, v - bytes));
+        PendingFlow f = pending.get(flowKey);
+        if (f != null) {
+            f.bytes = Math.max(0, f.bytes - bytes);
         }
         ledger.sent(flowKey, bytes);
     }
 
-    private void notifyListeners() {
-        for (Runnable r : listeners) {
-            r.run();
+    /** Not holding the monitor: a listener may read the plan, or (same thread) start and end streams. */
+    private void notifyListeners(Set<String> peers) {
+        if (peers.isEmpty()) {
+            return;
+        }
+        for (Registration r : listeners) {
+            if (peers.contains(r.peer)) {
+                r.onPlanChange.run();
+            }
         }
     }
 
-    /** Holds the monitor. */
-    private void rebuild() {
+    /** Holds the monitor. Installs the new plan and returns the peers whose part of it changed. */
+    private Set<String> rebuild() {
         PlanningMode mode = decision == null ? PlanningMode.NONE : PlanningMode.of(decision.type());
-        List<PlannedFlow> scheduled = new ArrayList<>();
-        Map<FlowId, String> jobOf = new HashMap<>();
+        List<PlannedFlow> scheduled = new ArrayList<>(pending.size());
+        Map<FlowId, PendingFlow> flowOf = new HashMap<>();
         if (decision == null) {
-            for (Map.Entry<String, Long> e : pending.entrySet()) {
-                String[] jp = e.getKey().split("\u0000", 2);
-                FlowId id = syntheticIds.computeIfAbsent(e.getKey(), k -> FlowId.of(nextSyntheticId++));
-                jobOf.put(id, jp[0]);
-                scheduled.add(PlannedFlow.unscheduled(id, new NodePair(self, jp[1]), e.getValue()));
+            for (PendingFlow f : pending.values()) {
+                if (f.syntheticId == null) {
+                    f.syntheticId = FlowId.of(nextSyntheticId++);
+                }
+                flowOf.put(f.syntheticId, f);
+                scheduled.add(PlannedFlow.unscheduled(f.syntheticId, new NodePair(self, f.peer), f.bytes));
             }
         } else {
             for (FlowBinding b : bindings) {
-                Long size = pending.get(SendPlan.key(b.job(), b.peer()));
-                if (size == null) {
+                PendingFlow f = pending.get(b.flowKey());
+                if (f == null) {
                     continue;
                 }
                 NodePair pair = new NodePair(self, b.peer());
                 if (decision.type() == SchedulerType.RATE_BASED) {
-                    scheduled.add(PlannedFlow.withRate(b.id(), pair, size, decision.rateOf(b.id())));
+                    scheduled.add(PlannedFlow.withRate(b.id(), pair, f.bytes, decision.rateOf(b.id())));
                 } else {
                     Integer rank = decision.priorities().get(b.id());
                     if (rank == null) {
                         continue;
                     }
-                    scheduled.add(PlannedFlow.withRank(b.id(), pair, size, rank));
+                    scheduled.add(PlannedFlow.withRank(b.id(), pair, f.bytes, rank));
                 }
-                jobOf.put(b.id(), b.job());
+                flowOf.put(b.id(), f);
             }
         }
         List<UnifiedFlow> started = selector.apply(Merge.merge(scheduled, mode));
-        Map<String, PeerPlan> peers = new LinkedHashMap<>();
+        Map<String, PeerPlan> peers = new HashMap<>();
         Map<String, Integer> flowsPerPeer = new HashMap<>();
         Map<String, Double> ratePerPeer = new HashMap<>();
         for (UnifiedFlow u : started) {
@@ -214,23 +241,69 @@ public final class SendScheduler {
             ratePerPeer.merge(peer, u.rate(), Double::sum);
         }
         Map<String, StreamClass> classes = new HashMap<>();
+        Map<String, Map<String, StreamClass>> classesByPeer = new HashMap<>();
         for (PlannedFlow f : scheduled) {
             String peer = f.pair().dst();
-            String job = jobOf.get(f.id());
-            boolean run = flowsPerPeer.containsKey(peer);
-            peers.put(peer, new PeerPlan(run, mode == PlanningMode.RATE ? ratePerPeer.getOrDefault(peer, 0.0)
-                    : Double.POSITIVE_INFINITY, run ? flowsPerPeer.get(peer) : 0));
+            String key = flowOf.get(f.id()).key;
+            Map<String, StreamClass> ofPeer = classesByPeer.get(peer);
+            if (ofPeer == null) {
+                // The peer's plan depends on the peer only: made once per peer.
+                boolean run = flowsPerPeer.containsKey(peer);
+                peers.put(peer, new PeerPlan(run, mode == PlanningMode.RATE ? ratePerPeer.getOrDefault(peer, 0.0)
+                        : Double.POSITIVE_INFINITY, run ? flowsPerPeer.get(peer) : 0));
+                ofPeer = new HashMap<>();
+                classesByPeer.put(peer, ofPeer);
+            }
+            StreamClass c;
             switch (mode) {
                 case RATE:
-                    classes.put(SendPlan.key(job, peer), new StreamClass(0, f.rate()));
+                    c = new StreamClass(0, f.rate());
                     break;
                 case ORDER:
-                    classes.put(SendPlan.key(job, peer), new StreamClass(f.rank(), 1.0));
+                    c = new StreamClass(f.rank(), 1.0);
                     break;
                 default:
-                    classes.put(SendPlan.key(job, peer), new StreamClass(0, 1.0));
+                    c = DEFAULT_CLASS;
             }
+            classes.put(key, c);
+            ofPeer.put(key, c);
         }
-        plan = new SendPlan(mode, peers, classes);
+        SendPlan before = plan;
+        SendPlan after = new SendPlan(mode, peers, classes, classesByPeer);
+        plan = after;
+        return after.peersChangedSince(before);
+    }
+
+    /** Every flow's class without a decision: one rank, equal weights. */
+    private static final StreamClass DEFAULT_CLASS = new StreamClass(0, 1.0);
+
+    /** A (job, peer) with open streams here. Guarded by the scheduler's monitor. */
+    private static final class PendingFlow {
+        final String job;
+        final String peer;
+        /** {@link SendPlan#key} of job and peer. */
+        final String key;
+        /** Bytes its open streams have yet to send (as last reported). */
+        long bytes;
+        int streams;
+        /** Its id while no decision names flows; made at the first rebuild without a decision. */
+        FlowId syntheticId;
+
+        PendingFlow(String job, String peer, String key) {
+            this.job = job;
+            this.peer = peer;
+            this.key = key;
+        }
+    }
+
+    /** A connection's interest in the plan of its peer. Immutable. */
+    private static final class Registration {
+        final String peer;
+        final Runnable onPlanChange;
+
+        Registration(String peer, Runnable onPlanChange) {
+            this.peer = peer;
+            this.onPlanChange = onPlanChange;
+        }
     }
 }

@@ -59,6 +59,10 @@ final class ConnectionSender {
     /** The same streams, in the order they send. */
     private final StrideSchedule schedule = new StrideSchedule();
     private final Runnable onPlanChange = this::planChangedFromAnyThread;
+    /** A plan change noticed on another thread: one replan queued on this event loop however many changes. */
+    private final CoalescedTask replanFromElsewhere;
+    /** Open streams per job on this connection (each gets an equal share of its class weight). */
+    private final Map<String, int[]> streamsOfJob = new HashMap<>();
     private final TokenBucket bucket;
     /**
      * The largest block of a paced connection: its burst, between {@link #MIN_PACED_BLOCK} and a full block.
@@ -100,11 +104,15 @@ final class ConnectionSender {
         this.runPayloads = new Object[send.blocksPerRun()];
         this.bucket = new TokenBucket(Double.POSITIVE_INFINITY, scheduler.pacingBurstBytes(), System.nanoTime());
         this.pacedBlock = (int) Math.max(MIN_PACED_BLOCK, Math.min(Wire.MAX_DATA, scheduler.pacingBurstBytes()));
+        this.replanFromElsewhere = new CoalescedTask(channel.eventLoop(), () -> {
+            replan();
+            pump();
+        });
     }
 
     void start(String peerNode) {
         this.peer = peerNode;
-        scheduler.addListener(onPlanChange);
+        scheduler.addListener(peer, onPlanChange);
         scheduler.connectionsChanged(peer, +1);
         replan();
     }
@@ -120,6 +128,7 @@ final class ConnectionSender {
     void add(OutboundStream s) {
         s.flowKey = SendScheduler.flowKey(s.job, peer);
         streams.put(s.id, s);
+        countStream(s.job, +1);
         scheduler.streamStarted(s.job, peer, s.remaining);
         // streamStarted may notify us through the event loop; make the new stream's class right now.
         replan();
@@ -144,7 +153,6 @@ final class ConnectionSender {
         OutboundStream s = remove(streamId);
         if (s != null) {
             finish(s);
-            replan();
             pump();
         }
     }
@@ -167,6 +175,7 @@ final class ConnectionSender {
             finish(s);
         }
         streams.clear();
+        streamsOfJob.clear();
         schedule.clear();
     }
 
@@ -174,17 +183,23 @@ final class ConnectionSender {
         report(s);
         s.closeFileWhenWritten();
         scheduler.streamEnded(s.job, peer, s.remaining);
+        // The job's streams left here share its class weight among fewer: re-read the plan even when the
+        // scheduler did not call us (it only calls a connection whose peer's plan or classes changed).
+        replan();
     }
 
+    /**
+     * The scheduler's listener: called on the thread that changed the plan of this connection's peer. On this
+     * event loop (this connection's own stream starts and ends, or another connection's on the same loop) the new
+     * plan applies at once, before the caller goes on; from another thread one replan is queued (coalesced: it
+     * reads the newest plan when it runs).
+     */
     private void planChangedFromAnyThread() {
         if (channel.eventLoop().inEventLoop()) {
             replan();
             pump();
         } else {
-            channel.eventLoop().execute(() -> {
-                replan();
-                pump();
-            });
+            replanFromElsewhere.request();
         }
     }
 
@@ -205,13 +220,21 @@ final class ConnectionSender {
             hintedConnections = peerPlan.flows();
             channel.writeAndFlush(new ConnectionsFrame(hintedConnections));
         }
-        Map<String, Integer> perJob = new HashMap<>();
         for (OutboundStream s : streams.values()) {
-            perJob.merge(s.job, 1, Integer::sum);
+            StreamClass c = plan.classOf(s.flowKey);
+            schedule.reclassify(s, c, c.weight() / streamsOfJob.get(s.job)[0]);
         }
-        for (OutboundStream s : streams.values()) {
-            StreamClass c = plan.classOf(s.job, peer);
-            schedule.reclassify(s, c, c.weight() / perJob.get(s.job));
+    }
+
+    private void countStream(String job, int delta) {
+        int[] n = streamsOfJob.get(job);
+        if (n == null) {
+            n = new int[1];
+            streamsOfJob.put(job, n);
+        }
+        n[0] += delta;
+        if (n[0] == 0) {
+            streamsOfJob.remove(job);
         }
     }
 
@@ -317,6 +340,7 @@ final class ConnectionSender {
     private OutboundStream remove(int streamId) {
         OutboundStream s = streams.remove(streamId);
         if (s != null) {
+            countStream(s.job, -1);
             schedule.remove(s);
         }
         return s;

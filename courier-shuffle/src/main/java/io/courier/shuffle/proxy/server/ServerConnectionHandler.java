@@ -14,6 +14,7 @@ import io.courier.shuffle.proxy.protocol.HandshakeFrame;
 import io.courier.shuffle.proxy.protocol.ProtocolException;
 import io.courier.shuffle.proxy.protocol.SegmentHeaderFrame;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.source.OpenSegment;
 import io.courier.shuffle.proxy.source.Segment;
 import io.courier.shuffle.proxy.source.SegmentException;
 import io.courier.shuffle.proxy.source.SegmentSource;
@@ -24,7 +25,6 @@ import io.netty.channel.SimpleChannelInboundHandler;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,6 +47,8 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
     private final ServerCounters counters;
     private final SendSettings send;
     private final TaskConnectionAcceptor tasks;
+    /** This connection's MACs (its event loop keeps one Mac). */
+    private final FetchAuthenticator auth = new FetchAuthenticator();
     private ConnectionSender sender;
     private String peer;
 
@@ -151,7 +153,7 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             refuse(ctx, f, ErrorCode.UNKNOWN_JOB, "no shuffle secret for " + f.job() + " on " + nodeId);
             return;
         }
-        if (!FetchAuthenticator.verifyRequest(secret, f.job(), f.mapAttempt(), f.partition(), f.mac())) {
+        if (!auth.verifyRequest(secret, f.job(), f.mapAttempt(), f.partition(), f.mac())) {
             refuse(ctx, f, ErrorCode.AUTHENTICATION_FAILED, "fetch MAC of " + f.mapAttempt() + " reduce "
                     + f.partition() + " does not verify with the secret of " + f.job());
             return;
@@ -163,16 +165,14 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         Segment seg;
         FileChannel file;
         try {
-            seg = source.open(f.job(), f.mapAttempt(), f.partition());
-            file = FileChannel.open(seg.file().toPath(), StandardOpenOption.READ);
+            OpenSegment opened = source.openForReading(f.job(), f.mapAttempt(), f.partition());
+            seg = opened.segment();
+            file = opened.channel();
         } catch (SegmentException e) {
             refuse(ctx, f, e.code(), e.getMessage());
             return;
-        } catch (IOException e) {
-            refuse(ctx, f, ErrorCode.IO_ERROR, "opening output of " + f.mapAttempt() + ": " + e.getMessage());
-            return;
         }
-        byte[] reply = FetchAuthenticator.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
+        byte[] reply = auth.replyMac(secret, f.mac(), seg.length(), seg.rawLength());
         ctx.write(new SegmentHeaderFrame(f.streamId(), f.mapAttempt(), f.partition(), seg.length(),
                 seg.rawLength(), reply));
         OutboundStream s = new OutboundStream(f.streamId(), f.job(), f.mapAttempt(), seg, file, f.initialCredit());

@@ -4,6 +4,10 @@ import io.courier.shuffle.proxy.protocol.ErrorCode;
 
 import java.io.File;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,6 +20,11 @@ import java.util.Map;
  * files' location is cached too (like ShuffleHandler's path cache): resolving it through the NodeManager's local
  * dirs costs more than serving a small segment. A location is dropped with its job, and whenever reading through
  * it fails, so the next fetch resolves it again. Thread-safe.
+ *
+ * <p>File-system calls per fetch: one attribute read of the index (whether it still exists, and the size and
+ * modification time the cached index is revalidated with), and, through {@link #openForReading}, one open of the
+ * data file whose {@code size()} is the length the index is checked against: the open the sender needs anyway,
+ * instead of three more {@code stat}s by path.
  */
 public final class SegmentSource {
     /** Indexes kept in the cache (a 100-partition index is 2.4 KB). */
@@ -77,13 +86,52 @@ public final class SegmentSource {
         return job + '/' + mapAttempt;
     }
 
-    private MapOutputFiles locate(String job, String mapAttempt) throws IOException {
+    /** The map output's files with their index's attributes, read once: they serve both checks below. */
+    private static final class Found {
+        final MapOutputFiles files;
+        final IndexStat stat;
+
+        Found(MapOutputFiles files, IndexStat stat) {
+            this.files = files;
+            this.stat = stat;
+        }
+    }
+
+    /** What {@link File#isFile()}, {@link File#length()} and {@link File#lastModified()} say, from one call. */
+    private static final class IndexStat {
+        final boolean isFile;
+        final long length;
+        final long modified;
+
+        IndexStat(boolean isFile, long length, long modified) {
+            this.isFile = isFile;
+            this.length = length;
+            this.modified = modified;
+        }
+
+        /** As the {@code File} methods: a file that cannot be read is no file, of length 0, modified at 0. */
+        static IndexStat of(File f) {
+            try {
+                BasicFileAttributes a = Files.readAttributes(f.toPath(), BasicFileAttributes.class);
+                return new IndexStat(a.isRegularFile(), a.size(), a.lastModifiedTime().toMillis());
+            } catch (IOException | RuntimeException e) {
+                return new IndexStat(false, 0L, 0L);
+            }
+        }
+    }
+
+    private Found locate(String job, String mapAttempt) throws IOException {
         String key = locationKey(job, mapAttempt);
+        MapOutputFiles cached;
         synchronized (this) {
             Located l = locations.get(key);
+            cached = l == null ? null : l.files;
+        }
+        if (cached != null) {
             // One stat keeps "no such output" exact if the files went away while the job was still known.
-            if (l != null && l.files.index().isFile()) {
-                return l.files;
+            IndexStat stat = IndexStat.of(cached.index());
+            if (stat.isFile) {
+                return new Found(cached, stat);
             }
         }
         MapOutputFiles files = locator.locate(job, mapAttempt);
@@ -93,7 +141,7 @@ public final class SegmentSource {
                 locations.put(key, new Located(job, files));
             }
         }
-        return files;
+        return files == null ? null : new Found(files, IndexStat.of(files.index()));
     }
 
     private synchronized void forgetLocation(String job, String mapAttempt) {
@@ -116,11 +164,10 @@ public final class SegmentSource {
         }
     }
 
-    private SpillIndex index(String job, MapOutputFiles files) throws IOException {
+    private SpillIndex index(String job, MapOutputFiles files, IndexStat stat, long dataLength) throws IOException {
         File f = files.index();
-        long length = f.length();
-        long modified = f.lastModified();
-        long dataLength = files.data().length();
+        long length = stat.length;
+        long modified = stat.modified;
         synchronized (this) {
             CachedIndex c = cache.get(f);
             if (c != null && c.length == length && c.modified == modified && c.dataLength == dataLength) {
@@ -135,32 +182,91 @@ public final class SegmentSource {
         return idx;
     }
 
+    /** Resolves a fetch to its segment (the data file's length by path; tests and tools). */
     public Segment open(String job, String mapAttempt, int partition) throws SegmentException {
-        MapOutputFiles files;
+        return resolve(job, mapAttempt, partition, false).segment();
+    }
+
+    /**
+     * As {@link #open}, and opens the data file for reading: its {@code size()} bounds the index, so a fetch
+     * costs one open instead of a {@code stat} by path and an open. The caller owns the returned channel; on
+     * failure nothing stays open. A data file that cannot be opened fails as the sender's own open did before,
+     * with {@link ErrorCode#IO_ERROR} "opening output of ...", after the index checks (a missing data file
+     * counts as empty for them, as {@link File#length()} does).
+     */
+    public OpenSegment openForReading(String job, String mapAttempt, int partition) throws SegmentException {
+        return resolve(job, mapAttempt, partition, true);
+    }
+
+    private OpenSegment resolve(String job, String mapAttempt, int partition, boolean openData)
+            throws SegmentException {
+        Found located;
         try {
-            files = locate(job, mapAttempt);
+            located = locate(job, mapAttempt);
         } catch (IOException e) {
             throw new SegmentException(ErrorCode.IO_ERROR, "locating output of " + mapAttempt + ": " + e.getMessage());
         }
-        if (files == null) {
+        if (located == null) {
             throw new SegmentException(ErrorCode.NO_SUCH_MAP_OUTPUT, "no output of " + mapAttempt + " (" + job
                     + ") on this node");
         }
-        SpillIndex index;
+        MapOutputFiles files = located.files;
+        FileChannel data = null;
+        IOException openFailure = null;
+        long dataLength;
+        if (openData) {
+            try {
+                data = FileChannel.open(files.data().toPath(), StandardOpenOption.READ);
+                dataLength = data.size();
+            } catch (IOException e) {
+                closeQuietly(data);
+                data = null;
+                openFailure = e;
+                dataLength = 0L;
+            }
+        } else {
+            dataLength = files.data().length();
+        }
+        boolean handedOver = false;
         try {
-            index = index(job, files);
-        } catch (CorruptIndexException e) {
-            forgetLocation(job, mapAttempt);
-            throw new SegmentException(ErrorCode.CORRUPT_INDEX, e.getMessage());
-        } catch (IOException e) {
-            forgetLocation(job, mapAttempt);
-            throw new SegmentException(ErrorCode.IO_ERROR, "reading index of " + mapAttempt + ": " + e.getMessage());
+            SpillIndex index;
+            try {
+                index = index(job, files, located.stat, dataLength);
+            } catch (CorruptIndexException e) {
+                forgetLocation(job, mapAttempt);
+                throw new SegmentException(ErrorCode.CORRUPT_INDEX, e.getMessage());
+            } catch (IOException e) {
+                forgetLocation(job, mapAttempt);
+                throw new SegmentException(ErrorCode.IO_ERROR, "reading index of " + mapAttempt + ": "
+                        + e.getMessage());
+            }
+            if (partition < 0 || partition >= index.partitions()) {
+                throw new SegmentException(ErrorCode.PARTITION_OUT_OF_RANGE, "partition " + partition + " of "
+                        + mapAttempt + " is outside [0, " + index.partitions() + ")");
+            }
+            if (openFailure != null) {
+                throw new SegmentException(ErrorCode.IO_ERROR, "opening output of " + mapAttempt + ": "
+                        + openFailure.getMessage());
+            }
+            IndexRecord r = index.record(partition);
+            OpenSegment opened = new OpenSegment(new Segment(files.data(), r.startOffset(), r.partLength(),
+                    r.rawLength()), data);
+            handedOver = true;
+            return opened;
+        } finally {
+            if (!handedOver) {
+                closeQuietly(data);
+            }
         }
-        if (partition < 0 || partition >= index.partitions()) {
-            throw new SegmentException(ErrorCode.PARTITION_OUT_OF_RANGE, "partition " + partition + " of "
-                    + mapAttempt + " is outside [0, " + index.partitions() + ")");
+    }
+
+    private static void closeQuietly(FileChannel c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // opened for reading only: nothing to lose
+            }
         }
-        IndexRecord r = index.record(partition);
-        return new Segment(files.data(), r.startOffset(), r.partLength(), r.rawLength());
     }
 }

@@ -66,8 +66,8 @@ class PeerConnectionTest {
     }
 
     private SegmentHeaderFrame header(int id, long length, byte[] secret) {
-        byte[] mac = FetchAuthenticator.requestMac(SECRET, JOB, MAP, 0);
-        return new SegmentHeaderFrame(id, MAP, 0, length, length, FetchAuthenticator.replyMac(secret, mac, length,
+        byte[] mac = new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 0);
+        return new SegmentHeaderFrame(id, MAP, 0, length, length, new FetchAuthenticator().replyMac(secret, mac, length,
                 length));
     }
 
@@ -103,7 +103,7 @@ class PeerConnectionTest {
         SegmentStream s = fetch();
         FetchFrame f = (FetchFrame) Frames.written(ch).get(0);
         assertEquals(WINDOW, f.initialCredit());
-        assertTrue(FetchAuthenticator.verifyRequest(SECRET, JOB, MAP, 0, f.mac()));
+        assertTrue(new FetchAuthenticator().verifyRequest(SECRET, JOB, MAP, 0, f.mac()));
         byte[] payload = new byte[WINDOW];
         new java.util.Random(5).nextBytes(payload);
         receive(header(f.streamId(), WINDOW, SECRET));

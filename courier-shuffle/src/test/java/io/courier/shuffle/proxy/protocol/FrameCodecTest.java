@@ -46,6 +46,35 @@ class FrameCodecTest {
     }
 
     @Test
+    void controlFramesAreWrittenIntoTheChannelsBuffersWithTheSharedLayout() {
+        io.netty.buffer.PooledByteBufAllocator direct = new io.netty.buffer.PooledByteBufAllocator(true);
+        EmbeddedChannel ch = new EmbeddedChannel(new FrameEncoder());
+        ch.config().setAllocator(direct);
+        String longMessage = new String(new char[3000]).replace('\0', 'x'); // grows past the first guess
+        for (Frame f : Arrays.<Frame>asList(new HandshakeFrame("node-a:4000"),
+                new HandshakeFrame("node-a:4000", HandshakeFrame.Role.TASK),
+                new FetchFrame(7, "job_1_0001", "attempt_1_0001_m_000003_0", 5, 262144, MAC),
+                new RelayFetchFrame(9, "node-b:4000", "job_1_0001", "attempt_1_0001_m_000003_0", 5, 262144, MAC),
+                new RouteFrame(9, "c-1"),
+                new SegmentHeaderFrame(7, "attempt_1_0001_m_000003_0", 5, 12345L, 23456L, MAC),
+                new EndFrame(7), new CancelFrame(7), new ConnectionsFrame(3),
+                new ErrorFrame(7, ErrorCode.AUTHENTICATION_FAILED, "bad mac"),
+                new ErrorFrame(7, ErrorCode.IO_ERROR, longMessage),
+                new ErrorFrame(0, ErrorCode.OVERLOADED, "at the cap", 1500))) {
+            assertTrue(ch.writeOutbound(f));
+            ByteBuf b = ch.readOutbound();
+            try {
+                assertTrue(b.isDirect() && b.alloc() == direct, f + ": a buffer of the channel's allocator");
+                assertArrayEquals(FrameBodies.encode(f), ByteBufUtil.getBytes(b), f.toString());
+            } finally {
+                b.release();
+            }
+        }
+        assertNull(ch.readOutbound());
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
     void dataFrameRoundTripsItsPayload() {
         byte[] payload = new byte[Wire.MAX_DATA];
         new java.util.Random(1).nextBytes(payload);

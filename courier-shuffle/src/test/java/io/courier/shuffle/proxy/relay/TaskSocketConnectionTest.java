@@ -49,7 +49,7 @@ class TaskSocketConnectionTest {
     private static void answer(ScriptedLocalProxy proxy, RelayFetchFrame f, long length) throws Exception {
         proxy.send(new RouteFrame(f.streamId(), "127.0.0.1:1->" + SOURCE + "#1"));
         proxy.send(new SegmentHeaderFrame(f.streamId(), f.mapAttempt(), f.partition(), length, length,
-                FetchAuthenticator.replyMac(SECRET, f.fetch().mac(), length, length)));
+                new FetchAuthenticator().replyMac(SECRET, f.fetch().mac(), length, length)));
     }
 
     private static byte[] bytes(int n, int seed) {
@@ -68,7 +68,7 @@ class TaskSocketConnectionTest {
             RelayFetchFrame f = (RelayFetchFrame) proxy.next(FrameType.RELAY_FETCH);
             assertEquals(SOURCE, f.source());
             assertEquals(WINDOW, f.initialCredit());
-            assertTrue(FetchAuthenticator.verifyRequest(SECRET, JOB, map(0), 3, f.fetch().mac()));
+            assertTrue(new FetchAuthenticator().verifyRequest(SECRET, JOB, map(0), 3, f.fetch().mac()));
             byte[] segment = bytes(2 * WINDOW, 1);
             answer(proxy, f, segment.length);
             proxy.sendData(f.streamId(), Arrays.copyOfRange(segment, 0, WINDOW));
@@ -171,7 +171,7 @@ class TaskSocketConnectionTest {
             RelayStream s = client.fetch(SOURCE, JOB, map(0), 0, SECRET);
             RelayFetchFrame f = (RelayFetchFrame) proxy.next(FrameType.RELAY_FETCH);
             proxy.send(new SegmentHeaderFrame(f.streamId(), f.mapAttempt(), 0, 10, 10,
-                    FetchAuthenticator.replyMac("other".getBytes(StandardCharsets.UTF_8), f.fetch().mac(), 10, 10)));
+                    new FetchAuthenticator().replyMac("other".getBytes(StandardCharsets.UTF_8), f.fetch().mac(), 10, 10)));
             FetchException e = assertThrows(FetchException.class, () -> s.awaitHeader(5, TimeUnit.SECONDS));
             assertEquals(ErrorCode.REPLY_AUTHENTICATION_FAILED, e.code());
             assertEquals(new CancelFrame(f.streamId()), proxy.next(FrameType.CANCEL));

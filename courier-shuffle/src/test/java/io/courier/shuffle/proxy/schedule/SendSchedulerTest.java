@@ -129,4 +129,62 @@ class SendSchedulerTest {
         s.apply(rates(30, 10, 5), bindings);
         assertEquals(StreamClass.BACKGROUND, s.plan().classOf("jobZ", "p1"));
     }
+
+    /** Counts the calls of one connection's listener. */
+    private static final class Calls implements Runnable {
+        int n;
+
+        @Override
+        public void run() {
+            n++;
+        }
+    }
+
+    @Test
+    void onlyConnectionsOfPeersWhosePlanChangedAreCalled() {
+        SendScheduler s = withStreams(SelectAndSplit.UNLIMITED, 100 * MB);
+        Calls p1 = new Calls();
+        Calls p2 = new Calls();
+        Calls p3 = new Calls();
+        s.addListener("p1", p1);
+        s.addListener("p2", p2);
+        s.addListener("p3", p3);
+        s.streamStarted("jobB", "p2", 100); // a new class for p2; p1's plan and classes stay as they are
+        assertEquals(0, p1.n);
+        assertEquals(1, p2.n);
+        s.streamStarted("jobB", "p2", 100); // one more stream of a flow already planned: nothing moved
+        assertEquals(1, p2.n);
+        s.connectionsChanged("p1", +1); // the pair's rate is shared by one more connection of p1
+        assertEquals(1, p1.n);
+        assertEquals(1, p2.n);
+        s.apply(order(1, 0, 3), bindings); // jobA and jobB to p1 get ranks, jobA to p2 too; jobB to p2 is unnamed
+        assertEquals(2, p1.n);
+        assertEquals(2, p2.n);
+        s.apply(order(1, 0, 3), bindings); // the same decision again
+        assertEquals(2, p1.n);
+        assertEquals(2, p2.n);
+        s.apply(order(1, 0, 4), bindings); // only jobA to p2 moves
+        assertEquals(2, p1.n);
+        assertEquals(3, p2.n);
+        s.streamEnded("jobB", "p2", 0);
+        s.streamEnded("jobB", "p2", 0); // the background flow of p2 is gone: its class was BACKGROUND before too
+        assertEquals(3, p2.n);
+        s.streamEnded("jobA", "p2", 0); // p2 has nothing left: unplanned now
+        assertEquals(4, p2.n);
+        assertEquals(0, p3.n, "a peer without streams is never called");
+        s.removeListener(p1);
+        s.apply(null, bindings);
+        assertEquals(2, p1.n, "removed");
+    }
+
+    @Test
+    void aFlowKeyFindsTheClassOfItsJobAndPeer() {
+        SendScheduler s = withStreams(SelectAndSplit.UNLIMITED, MB);
+        s.apply(order(1, 0, 3), bindings);
+        SendPlan p = s.plan();
+        for (String[] jp : new String[][] {{"jobA", "p1"}, {"jobB", "p1"}, {"jobA", "p2"}, {"jobZ", "p1"}}) {
+            assertEquals(p.classOf(jp[0], jp[1]), p.classOf(SendScheduler.flowKey(jp[0], jp[1])));
+        }
+        assertEquals(3, p.classOf(SendScheduler.flowKey("jobA", "p2")).rank());
+    }
 }

@@ -131,7 +131,7 @@ class PacedBlockSizeTest {
                 SendSettings.of(1 << 20, false)));
         ch.writeInbound(new HandshakeFrame(CLIENT));
         Frames.written(ch);
-        ch.writeInbound(new FetchFrame(1, JOB, MAP, 1, 1 << 24, FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1)));
+        ch.writeInbound(new FetchFrame(1, JOB, MAP, 1, 1 << 24, new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 1)));
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         boolean ended = false;
         while (!ended) {

@@ -135,7 +135,7 @@ class ServerConnectionHandlerTest {
     @Test
     void fetchBeforeHandshakeIsAnUnexpectedFrame() {
         EmbeddedChannel ch = server();
-        send(ch, new FetchFrame(1, JOB, MAP, 0, 65536, FetchAuthenticator.requestMac(SECRET, JOB, MAP, 0)));
+        send(ch, new FetchFrame(1, JOB, MAP, 0, 65536, new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 0)));
         assertConnectionError(ch, ErrorCode.UNEXPECTED_FRAME);
     }
 
@@ -172,7 +172,7 @@ class ServerConnectionHandlerTest {
     void aClientThatClosesMidStreamEndsTheStreamAndOthersAreServed() throws Exception {
         EmbeddedChannel ch = handshaken(server());
         Frames.written(ch); // the server's HANDSHAKE
-        byte[] mac = FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1);
+        byte[] mac = new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 1);
         send(ch, new FetchFrame(7, JOB, MAP, 1, Wire.MAX_DATA, mac));
         long received = 0;
         for (Object o : Frames.written(ch)) {
@@ -235,7 +235,7 @@ class ServerConnectionHandlerTest {
                 new SendSettings(1 << 20, false, blocksPerRun)));
         handshaken(ch);
         Frames.written(ch);
-        send(ch, new FetchFrame(5, JOB, MAP, 1, window, FetchAuthenticator.requestMac(SECRET, JOB, MAP, 1)));
+        send(ch, new FetchFrame(5, JOB, MAP, 1, window, new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 1)));
         ByteBuf wire = Unpooled.buffer();
         Object o;
         while ((o = ch.readOutbound()) != null) {
@@ -267,7 +267,7 @@ class ServerConnectionHandlerTest {
 
     /** Fetches a whole segment, granting 128 KiB at a time, and checks every protocol rule on the way. */
     private byte[] fetchAll(EmbeddedChannel ch, int streamId, int partition, byte[] secret) throws Exception {
-        byte[] mac = FetchAuthenticator.requestMac(secret, JOB, MAP, partition);
+        byte[] mac = new FetchAuthenticator().requestMac(secret, JOB, MAP, partition);
         int window = 2 * Wire.MAX_DATA;
         send(ch, new FetchFrame(streamId, JOB, MAP, partition, window, mac));
         ByteArrayOutputStream data = new ByteArrayOutputStream();
@@ -280,7 +280,7 @@ class ServerConnectionHandlerTest {
             for (Object o : frames) {
                 if (o instanceof SegmentHeaderFrame) {
                     header = (SegmentHeaderFrame) o;
-                    assertTrue(FetchAuthenticator.verifyReply(secret, mac, header.compressedLength(),
+                    assertTrue(new FetchAuthenticator().verifyReply(secret, mac, header.compressedLength(),
                             header.rawLength(), header.replyMac()), "reply MAC must verify");
                 } else if (o instanceof DataFrame) {
                     DataFrame d = (DataFrame) o;
@@ -313,7 +313,7 @@ class ServerConnectionHandlerTest {
     private ErrorFrame refusal(int partition, String job, String map, byte[] macSecret) {
         EmbeddedChannel ch = handshaken(server());
         Frames.written(ch);
-        send(ch, new FetchFrame(3, job, map, partition, 65536, FetchAuthenticator.requestMac(macSecret, job, map,
+        send(ch, new FetchFrame(3, job, map, partition, 65536, new FetchAuthenticator().requestMac(macSecret, job, map,
                 partition)));
         ErrorFrame e = onlyError(Frames.written(ch));
         assertEquals(3, e.streamId());

@@ -121,4 +121,48 @@ class SpillIndexTest {
                 assertThrows(SegmentException.class, () -> source.open(JOB, MAP, 0)).code());
         assertEquals(3, source.locates());
     }
+
+    @Test
+    void openForReadingGivesTheSegmentOfOpenWithItsDataFileOpen() throws Exception {
+        HadoopMapOutputs out = new HadoopMapOutputs(dir);
+        MapOutputFiles files = out.write(JOB, MAP, 3, 5, 10, 8);
+        SegmentSource source = new SegmentSource(out.locator());
+        Segment expected = source.open(JOB, MAP, 1);
+        OpenSegment o = source.openForReading(JOB, MAP, 1);
+        try {
+            assertEquals(files.data(), o.segment().file());
+            assertEquals(expected.offset(), o.segment().offset());
+            assertEquals(expected.length(), o.segment().length());
+            assertEquals(expected.rawLength(), o.segment().rawLength());
+            assertTrue(o.channel().isOpen());
+            assertEquals(files.data().length(), o.channel().size());
+        } finally {
+            o.channel().close();
+        }
+        for (int p = 0; p < 3; p++) {
+            source.openForReading(JOB, MAP, p).channel().close();
+        }
+        assertEquals(1, source.indexReads(), "the opened file's size revalidates the cached index");
+        assertEquals(1, source.locates());
+    }
+
+    @Test
+    void openForReadingChecksTheIndexAgainstTheOpenedDataFile() throws Exception {
+        HadoopMapOutputs out = new HadoopMapOutputs(dir);
+        MapOutputFiles files = out.write(JOB, MAP, 3, 5, 10, 9);
+        SegmentSource source = new SegmentSource(out.locator());
+        source.openForReading(JOB, MAP, 0).channel().close();
+        try (RandomAccessFile f = new RandomAccessFile(files.data(), "rw")) {
+            f.setLength(f.length() - 10);
+        }
+        SegmentException e = assertThrows(SegmentException.class, () -> source.openForReading(JOB, MAP, 0));
+        assertEquals(ErrorCode.CORRUPT_INDEX, e.code(), "a cached index is rechecked against the shorter file");
+        assertTrue(e.getMessage().contains("outside"), e.getMessage());
+        // The refusal dropped the location; without its data file the output is gone, not a stale path.
+        assertTrue(files.data().delete());
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT,
+                assertThrows(SegmentException.class, () -> source.openForReading(JOB, MAP, 1)).code());
+        assertEquals(ErrorCode.NO_SUCH_MAP_OUTPUT, assertThrows(SegmentException.class,
+                () -> source.openForReading(JOB, "attempt_1_0001_m_000001_0", 0)).code());
+    }
 }
