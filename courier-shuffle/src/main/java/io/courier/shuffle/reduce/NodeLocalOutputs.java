@@ -1,7 +1,6 @@
 package io.courier.shuffle.reduce;
 
 import io.courier.shuffle.proxy.auth.MapAttemptIds;
-import org.apache.hadoop.fs.LocalDirAllocator;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.SecureIOUtils;
 import org.apache.hadoop.mapred.IndexRecord;
@@ -9,7 +8,6 @@ import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.SpillRecord;
 import org.apache.hadoop.mapreduce.MRConfig;
 import org.apache.hadoop.mapreduce.MRJobConfig;
-import org.apache.hadoop.util.DiskChecker;
 
 import java.io.File;
 import java.io.IOException;
@@ -25,8 +23,13 @@ import java.io.RandomAccessFile;
  * security is on) against this task's user, who wrote them.
  *
  * <p>Not used for jobs with encrypted intermediate data (their segments carry crypto padding the local read would
- * have to strip): those go through the proxy like any other segment. Stateless apart from its configuration;
- * thread-safe.
+ * have to strip): those go through the proxy like any other segment.
+ *
+ * <p>The dirs are read from the configuration once and searched with plain file checks, as
+ * {@code LocalDirAllocator.getLocalPathToRead} searches them, but without its shared per-key state: that is
+ * synchronized across every allocator of the key in the JVM and re-validates (creates, checks, writes a probe file
+ * into) every dir whenever it sees another list of dirs than last time, which serialized the fetch workers of
+ * reducers sharing a JVM. Immutable; thread-safe.
  */
 final class NodeLocalOutputs {
     private static final String OUTPUT_DIR = "output/";
@@ -36,12 +39,13 @@ final class NodeLocalOutputs {
     private final JobConf conf;
     private final String job;
     private final String owner;
-    private final LocalDirAllocator dirs = new LocalDirAllocator(MRConfig.LOCAL_DIR);
+    private final String[] dirs;
 
     private NodeLocalOutputs(JobConf conf, String job, String owner) {
         this.conf = conf;
         this.job = job;
         this.owner = owner;
+        this.dirs = conf.getTrimmedStrings(MRConfig.LOCAL_DIR);
     }
 
     /** The node-local outputs of {@code job} as its task user {@code owner} reads them, or null where not allowed. */
@@ -65,14 +69,18 @@ final class NodeLocalOutputs {
         if (!MapAttemptIds.belongsTo(job, mapAttempt)) {
             return null; // the id becomes a path element: only well-formed attempts of this job
         }
-        Path index;
-        Path data;
-        try {
-            index = dirs.getLocalPathToRead(OUTPUT_DIR + mapAttempt + "/" + INDEX_FILE, conf);
-            data = dirs.getLocalPathToRead(OUTPUT_DIR + mapAttempt + "/" + DATA_FILE, conf);
-        } catch (DiskChecker.DiskErrorException notHere) {
+        File dir = null;
+        for (String d : dirs) {
+            File candidate = new File(d, OUTPUT_DIR + mapAttempt);
+            if (new File(candidate, INDEX_FILE).isFile()) {
+                dir = candidate;
+                break;
+            }
+        }
+        if (dir == null) {
             return null;
         }
+        Path index = new Path(new File(dir, INDEX_FILE).getAbsolutePath());
         IndexRecord record;
         try {
             SpillRecord spills = new SpillRecord(index, conf, owner);
@@ -84,7 +92,7 @@ final class NodeLocalOutputs {
             throw new IOException("node-local index " + index + " of map " + mapAttempt + " (" + job + "): "
                     + e.getMessage(), e);
         }
-        File file = new File(data.toUri().getPath());
+        File file = new File(dir, DATA_FILE);
         RandomAccessFile in = SecureIOUtils.openForRandomRead(file, "r", owner, null);
         boolean done = false;
         try {

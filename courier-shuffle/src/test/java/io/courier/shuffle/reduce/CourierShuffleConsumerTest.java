@@ -128,13 +128,7 @@ class CourierShuffleConsumerTest {
             }
             // Flip a byte inside map 1's partition-0 records (the index still points at the right range).
             long at = 100;
-            byte original;
-            try (RandomAccessFile f = new RandomAccessFile(corrupt.data(), "rw")) {
-                f.seek(at);
-                original = f.readByte();
-                f.seek(at);
-                f.writeByte(original ^ 0x5a);
-            }
+            byte original = ReduceHarness.corrupt(corrupt.data(), at);
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
@@ -146,10 +140,7 @@ class CourierShuffleConsumerTest {
                 assertTrue(h.counters.findCounter(Fetcher.SHUFFLE_ERR_GRP_NAME, "IO_ERROR").getValue() >= 1);
                 assertFalse(run.isDone(), "the shuffle waits for a good copy of map 1");
                 // The map output is repaired (as a re-run would produce it); the penalized map is retried.
-                try (RandomAccessFile f = new RandomAccessFile(corrupt.data(), "rw")) {
-                    f.seek(at);
-                    f.writeByte(original);
-                }
+                ReduceHarness.restore(corrupt.data(), at, original);
                 long[] got = ReduceHarness.digest(run.get(60, TimeUnit.SECONDS));
                 assertArrayEquals(h.expectedDigest(), got, "only verified bytes were merged");
                 assertEquals(4, h.counter(TaskCounter.SHUFFLED_MAPS));

@@ -67,27 +67,32 @@ class NodeLocalReadTest {
 
     @Test
     void switchedOffEveryMapGoesThroughTheProxy() throws Exception {
-        try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
-            for (int m = 0; m < 2; m++) {
-                h.writeMap(m, m, 0, 20, 200);
-                h.succeeded(m, m, 0);
-            }
-            h.conf.setBoolean(ReduceConfig.NODE_LOCAL_READS, false);
-            TestConsumer c = new TestConsumer(h);
-            c.init(h.context());
-            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
-            assertEquals(0, h.counter(CourierCounter.LOCAL_SEGMENTS));
-            assertEquals(2, h.counter(CourierCounter.PROXY_SEGMENTS));
-        }
+        assertEverySegmentThroughTheProxy(true, false);
     }
 
     @Test
     void aNodeLocalMapWhoseFilesAreNotInTheTaskDirsComesThroughTheProxy() throws Exception {
+        assertEverySegmentThroughTheProxy(false, true);
+    }
+
+    /**
+     * Node 0's map, with its files in the task's local dirs ({@code copyToTaskDirs}) or only where its proxy serves
+     * them, and node-local reads switched on or off: both maps come through the proxy.
+     */
+    private void assertEverySegmentThroughTheProxy(boolean copyToTaskDirs, boolean nodeLocalReads) throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
             for (int m = 0; m < 2; m++) {
-                h.writeMap(m, m, 0, 20, 200);
+                MapOutputFiles f = h.writeMap(m, m, 0, 20, 200);
                 h.succeeded(m, m, 0);
+                if (m == 0 && copyToTaskDirs) {
+                    File out = new File(h.conf.get("mapreduce.cluster.local.dir"), "output/"
+                            + ReduceHarness.mapAttempt(0, 0));
+                    assertTrue(out.mkdirs());
+                    Files.copy(f.data().toPath(), new File(out, "file.out").toPath());
+                    Files.copy(f.index().toPath(), new File(out, "file.out.index").toPath());
+                }
             }
+            h.conf.setBoolean(ReduceConfig.NODE_LOCAL_READS, nodeLocalReads);
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
@@ -107,13 +112,7 @@ class NodeLocalReadTest {
             File data = new File(h.conf.get("mapreduce.cluster.local.dir"),
                     "output/" + ReduceHarness.mapAttempt(0, 0) + "/file.out");
             long at = 100;
-            byte original;
-            try (RandomAccessFile f = new RandomAccessFile(data, "rw")) {
-                f.seek(at);
-                original = f.readByte();
-                f.seek(at);
-                f.writeByte(original ^ 0x5a);
-            }
+            byte original = ReduceHarness.corrupt(data, at);
             TestConsumer c = new TestConsumer(h);
             c.init(h.context());
             try (BackgroundShuffle bg = new BackgroundShuffle(c::runAndClose)) {
@@ -122,10 +121,7 @@ class NodeLocalReadTest {
                 Eventually.waitUntil("a fetch-failure report for map 0", () -> h.status.fetchFailed.contains(bad));
                 Eventually.waitUntil("the failed shuffle counted", () -> h.counter(TaskCounter.FAILED_SHUFFLE) >= 1);
                 assertFalse(run.isDone(), "the shuffle waits for a good copy of map 0");
-                try (RandomAccessFile f = new RandomAccessFile(data, "rw")) {
-                    f.seek(at);
-                    f.writeByte(original);
-                }
+                ReduceHarness.restore(data, at, original);
                 assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(run.get(60, TimeUnit.SECONDS)),
                         "only verified bytes were merged");
                 assertEquals(1, h.counter(CourierCounter.LOCAL_SEGMENTS));

@@ -192,6 +192,25 @@ final class ReduceHarness implements AutoCloseable {
                 });
     }
 
+    /** Flips the bits of the byte at {@code at} of {@code file}; returns the byte it had (see {@link #restore}). */
+    static byte corrupt(File file, long at) throws IOException {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file, "rw")) {
+            f.seek(at);
+            byte original = f.readByte();
+            f.seek(at);
+            f.writeByte(original ^ 0x5a);
+            return original;
+        }
+    }
+
+    /** Puts back the byte {@link #corrupt} returned. */
+    static void restore(File file, long at, byte original) throws IOException {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file, "rw")) {
+            f.seek(at);
+            f.writeByte(original);
+        }
+    }
+
     /** Order-independent digest (count, sum of record hashes) of what a reducer would see. */
     static long[] digest(RawKeyValueIterator kv) throws IOException {
         long n = 0;

@@ -9,21 +9,22 @@ import java.nio.channels.ReadableByteChannel;
  * anything is buffered, then version, type and an exactly consumed body (docs/protocol.md). DATA payloads are read
  * from the channel straight into direct buffers of a {@link DirectBlockPool} and come as {@link PooledDataFrame}s:
  * on a socket channel that is the kernel's one copy, where a stream-based reader adds a copy through the JDK's
- * temporary buffer and a zero-filled array per block. The read-ahead is one DATA header, so a block takes one read
- * for its header and one (or more, as the bytes arrive) for its payload, and a reader never holds bytes beyond the
- * next header.
+ * temporary buffer and a zero-filled array per block. A small read-ahead ({@link #READ_AHEAD} bytes) takes the
+ * control frames of a segment (route, header, end: a few dozen bytes each) and the next DATA header in one read;
+ * the part of a payload that came with it is copied from there, the rest is read straight into the block, so at
+ * most {@link #READ_AHEAD} bytes of a 64 KiB block take the extra copy.
  *
  * <p>After a {@link ProtocolException} the stream's framing can no longer be trusted: the caller closes it. Used
  * by the reduce task's Netty-free relay client. One reading thread.
  */
 public final class ChannelFrameReader {
-    /** Length, version, type and stream id of a DATA frame. */
-    private static final int DATA_HEADER = 4 + Wire.PREAMBLE + 4;
+    /** Bytes read ahead at most: many control frames, or a DATA header and the start of its payload. */
+    static final int READ_AHEAD = 2048;
 
     private final ReadableByteChannel in;
     private final DirectBlockPool blocks;
     /** Bytes read and not yet parsed, between position and limit. */
-    private final ByteBuffer head = ByteBuffer.allocateDirect(DATA_HEADER);
+    private final ByteBuffer head = ByteBuffer.allocateDirect(READ_AHEAD);
 
     public ChannelFrameReader(ReadableByteChannel in, DirectBlockPool blocks) {
         this.in = in;
@@ -79,7 +80,7 @@ public final class ChannelFrameReader {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "DATA frame body is malformed: stream "
                     + streamId + ", " + n + " payload bytes (at most " + Wire.MAX_DATA + ")");
         }
-        ByteBuffer payload = blocks.take();
+        ByteBuffer payload = blocks.take(n);
         boolean done = false;
         try {
             payload.limit(n);
@@ -95,11 +96,16 @@ public final class ChannelFrameReader {
         }
     }
 
-    /** Moves the read-ahead's bytes (at most a header's worth) into {@code dst}, as many as it has room for. */
+    /** Moves as many of the read-ahead's bytes into {@code dst} as it has room for. */
     private void drainHeadInto(ByteBuffer dst) {
-        while (head.hasRemaining() && dst.hasRemaining()) {
-            dst.put(head.get());
+        int k = Math.min(head.remaining(), dst.remaining());
+        if (k == 0) {
+            return;
         }
+        int limit = head.limit();
+        head.limit(head.position() + k);
+        dst.put(head);
+        head.limit(limit);
     }
 
     private void readFully(ByteBuffer dst) throws IOException, ProtocolException {
@@ -118,8 +124,8 @@ public final class ChannelFrameReader {
     }
 
     /**
-     * Makes at least {@code k} (≤ a DATA header) unparsed bytes available, reading no more than the read-ahead
-     * holds; false if the stream ends first.
+     * Makes at least {@code k} (≤ {@link #READ_AHEAD}) unparsed bytes available, reading as many more as the channel
+     * has ready and the read-ahead holds; false if the stream ends first.
      */
     private boolean fill(int k) throws IOException {
         if (head.remaining() >= k) {

@@ -128,19 +128,39 @@ class ChannelFrameReaderTest {
     }
 
     @Test
-    void blocksGivenBackAreReusedAndNothingIsReadBeyondTheNextHeader() throws Exception {
+    void blocksGivenBackAreReusedAndWhatWasReadAheadIsKeptForTheNextFrame() throws Exception {
         DirectBlockPool pool = new DirectBlockPool(2);
-        byte[] bytes = bytes(Frames.encode(new DataFrame(1, Unpooled.wrappedBuffer(new byte[100])),
-                new DataFrame(1, Unpooled.wrappedBuffer(new byte[200])), new EndFrame(1)));
+        byte[] first = new byte[100];
+        Arrays.fill(first, (byte) 1);
+        byte[] bytes = bytes(Frames.encode(new DataFrame(1, Unpooled.wrappedBuffer(first)),
+                new DataFrame(1, Unpooled.wrappedBuffer(new byte[3000])),
+                new EndFrame(1)));
         ChannelFrameReader r = new ChannelFrameReader(Channels.newChannel(new ByteArrayInputStream(bytes)), pool);
-        for (int i = 0; i < 2; i++) {
-            PooledDataFrame d = (PooledDataFrame) r.read();
-            assertFalse(r.hasBuffered(), "a DATA frame is read exactly: its header, then its payload");
-            pool.give(d.payload());
-        }
-        assertEquals(1, pool.allocated(), "the second block reuses the first one's buffer");
+        PooledDataFrame d = (PooledDataFrame) r.read();
+        assertArrayEquals(first, bytes(d.payload()));
+        assertTrue(r.hasBuffered(), "the read-ahead holds the start of the next frame");
+        pool.give(d.payload());
+        d = (PooledDataFrame) r.read();
+        assertEquals(3000, d.payload().remaining());
+        pool.give(d.payload());
+        assertEquals(1, pool.allocated(), "the second block reuses the first one's buffer (a page, 4096 bytes)");
         assertEquals(new EndFrame(1), r.read());
+        assertFalse(r.hasBuffered());
         assertNull(r.read());
+    }
+
+    @Test
+    void aNewBlockIsAsLargeAsItsPayloadInPagesAndAFreeOneTooSmallIsDropped() {
+        DirectBlockPool pool = new DirectBlockPool(4);
+        ByteBuffer small = pool.take(100);
+        assertEquals(4096, small.capacity());
+        pool.give(small);
+        ByteBuffer big = pool.take(Wire.MAX_DATA);
+        assertEquals(Wire.MAX_DATA, big.capacity());
+        assertEquals(2, pool.allocated());
+        assertEquals(0, pool.free(), "the page was too small for a full block and is not kept");
+        pool.give(big);
+        assertTrue(pool.take(100) == big, "a larger free buffer serves a small payload");
     }
 
     private static byte[] bytes(ByteBuffer b) {
