@@ -130,9 +130,9 @@ public final class CourierDemo implements Callable<Integer> {
                         + " cluster start %.1f s, total %.1f s%n", rows, maps, reduces, nodes, startMillis / 1000.0,
                 (System.nanoTime() - t0) / 1e9);
         if (withCourier != null) {
-            out.println("Courier's proxy -> proxy connections are long-lived (one per node pair and direction,");
-            out.println("and one to itself for node-local outputs), opened once and shared by every later job;");
-            out.println("a reducer's connection to its own node's proxy never leaves the node.");
+            out.println("Courier's proxy -> proxy connections are long-lived (one per node pair and direction),");
+            out.println("opened once and shared by every later job; a reducer's connection to its own node's proxy");
+            out.println("never leaves the node, and map outputs on its own node are read from their files (LOCAL_*).");
         }
         out.println("Logs: " + logFile);
         if (!failures.isEmpty()) {
