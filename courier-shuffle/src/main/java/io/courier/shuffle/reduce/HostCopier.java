@@ -348,6 +348,7 @@ final class HostCopier<K, V> {
             throw new InterruptedException("interrupted after reserving map " + map + " of " + job);
         }
         long start = System.currentTimeMillis();
+        boolean local = segment instanceof LocalSegment; // read from this node's files, not through the proxy
         try {
             InputStream in = waits.timed(segment.data(config.readTimeoutMillis(), TimeUnit.MILLISECONDS));
             output.shuffle(host, in, header.compressedLength(), header.rawLength(), metrics, reporter);
@@ -357,7 +358,7 @@ final class HostCopier<K, V> {
                 throw new IOException("Courier: " + source + " sent more than the " + header.compressedLength()
                         + " bytes its header announced for map " + map + " of " + job);
             }
-            if (segment instanceof LocalSegment) {
+            if (local) {
                 scheduler.copySucceededLocally(map, host, header.compressedLength(), start, System.currentTimeMillis(),
                         output);
             } else {
@@ -380,7 +381,7 @@ final class HostCopier<K, V> {
             return new Attempt(failed(host, source, map, io), io);
         }
         metrics.successFetch();
-        if (!(segment instanceof LocalSegment)) {
+        if (!local) {
             routes.served(source);
         }
         return new Attempt(Result.COPIED, null);

@@ -20,6 +20,21 @@ class ConnectionSenderTest {
     @TempDir
     File dir;
 
+    /** A connection to "peer" with no decision and no split: every flow of the peer has class (0, 1). */
+    private ConnectionSender sender(EmbeddedChannel ch) {
+        SendScheduler scheduler = new SendScheduler("self", SelectAndSplit.UNLIMITED, 1e15);
+        ConnectionSender sender = new ConnectionSender(ch, scheduler, new ServerCounters(),
+                SendSettings.of(1 << 20, false));
+        sender.start("peer");
+        return sender;
+    }
+
+    private File dataFile() throws Exception {
+        File data = new File(dir, "file.out");
+        Files.write(data.toPath(), new byte[8192]);
+        return data;
+    }
+
     private OutboundStream stream(File data, int id, String job, long bytes, long credit) throws Exception {
         FileChannel file = FileChannel.open(data.toPath(), StandardOpenOption.READ);
         return new OutboundStream(id, job, "attempt_" + id, new Segment(data, 0, bytes, bytes), file, credit);
@@ -27,15 +42,11 @@ class ConnectionSenderTest {
 
     @Test
     void aJobsStreamsShareItsWeightAnewWhenOneEndsThoughThePeersPlanStaysTheSame() throws Exception {
-        File data = new File(dir, "file.out");
-        Files.write(data.toPath(), new byte[8192]);
+        File data = dataFile();
         EmbeddedChannel ch = new EmbeddedChannel();
-        // No decision, no split: every flow of the peer has class (0, 1) and the pair's plan never moves, so the
-        // scheduler does not call this connection when a stream of a flow that still has others ends.
-        SendScheduler scheduler = new SendScheduler("self", SelectAndSplit.UNLIMITED, 1e15);
-        ConnectionSender sender = new ConnectionSender(ch, scheduler, new ServerCounters(),
-                SendSettings.of(1 << 20, false));
-        sender.start("peer");
+        // The pair's plan never moves, so the scheduler does not call this connection when a stream of a flow that
+        // still has others ends.
+        ConnectionSender sender = sender(ch);
         OutboundStream a1 = stream(data, 1, "job_a", 4096, 0); // no credit: it waits
         OutboundStream b = stream(data, 2, "job_b", 4096, 0);
         sender.add(a1);
@@ -52,13 +63,9 @@ class ConnectionSenderTest {
 
     @Test
     void aSecondStreamOfAJobHalvesItsShareAtOnce() throws Exception {
-        File data = new File(dir, "file.out");
-        Files.write(data.toPath(), new byte[8192]);
+        File data = dataFile();
         EmbeddedChannel ch = new EmbeddedChannel();
-        SendScheduler scheduler = new SendScheduler("self", SelectAndSplit.UNLIMITED, 1e15);
-        ConnectionSender sender = new ConnectionSender(ch, scheduler, new ServerCounters(),
-                SendSettings.of(1 << 20, false));
-        sender.start("peer");
+        ConnectionSender sender = sender(ch);
         OutboundStream a1 = stream(data, 1, "job_a", 4096, 0);
         OutboundStream a2 = stream(data, 2, "job_a", 4096, 0);
         OutboundStream b = stream(data, 3, "job_b", 4096, 0);
