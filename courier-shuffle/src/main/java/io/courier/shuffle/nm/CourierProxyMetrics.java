@@ -89,7 +89,11 @@ public final class CourierProxyMetrics implements MetricsSource {
                         relay.openTaskConnections())
                 .addCounter(info("TaskConnectionsOverloaded", "Task connections refused at"
                         + " courier.proxy.relay.max-connections (OVERLOADED, the tasks back off)"),
-                        relay.overloadedConnections());
+                        relay.overloadedConnections())
+                .addCounter(info("TaskConnectionsDomainSocket", "Task connections accepted on the relay's Unix"
+                        + " domain socket (the others came over loopback TCP)"), relay.domainSocketConnections())
+                .addCounter(info("TaskConnectionsRefusedUser", "Task connections refused because the task's OS"
+                        + " user is not its job's (courier.proxy.relay.task-user.check)"), relay.refusedTaskUsers());
         Map<ErrorCode, Long> refused = s.refusedByCode();
         // Always the full set, so that JMX sees a fixed list of attributes.
         for (ErrorCode code : ErrorCode.values()) {

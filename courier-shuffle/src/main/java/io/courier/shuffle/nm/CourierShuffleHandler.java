@@ -4,6 +4,7 @@ import io.courier.shuffle.coordination.CoordinationConfig;
 import io.courier.shuffle.coordination.ProxyCoordination;
 import io.courier.shuffle.proxy.CourierProxy;
 import io.courier.shuffle.proxy.ProxyConfig;
+import io.courier.shuffle.proxy.relay.TaskUsers;
 import io.courier.shuffle.service.ProxyPortRule;
 import io.courier.shuffle.service.ServiceMetadata;
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.function.Function;
 
 /**
@@ -97,6 +99,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
                 this::getAuxiliaryLocalPathHandler);
         LocalizedJobConf jobHints = new LocalizedJobConf(userOfJob, this::getAuxiliaryLocalPathHandler);
         JobTokenSecrets secrets = new JobTokenSecrets(() -> secretManager);
+        TaskUsers taskUsers = ContainerUsers.of(conf, base, userOfJob);
         for (int attempt = 1; ; attempt++) {
             if (pickPorts) {
                 conf.setInt(SHUFFLE_PORT_CONFIG_KEY, ports.choose(ProxyConfigs.portOffset(conf)));
@@ -104,7 +107,7 @@ public class CourierShuffleHandler extends ShuffleHandler {
             int configuredShufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, DEFAULT_SHUFFLE_PORT);
             int proxyPort = rule.isOffset() ? rule.proxyPortFor(configuredShufflePort) : rule.proxyPortFor(0);
             ProxyConfig config = base.withPort(proxyPort);
-            CourierProxy p = new CourierProxy(config, secrets, locator);
+            CourierProxy p = new CourierProxy(config, secrets, locator, taskUsers);
             String nodeId;
             if (attempts == 1) {
                 // ShuffleHandler first: its start creates the secret manager and, with NodeManager recovery,
@@ -147,14 +150,18 @@ public class CourierShuffleHandler extends ShuffleHandler {
             }
             int shufflePort = conf.getInt(SHUFFLE_PORT_CONFIG_KEY, -1); // ShuffleHandler writes back the bound port
             proxy = p;
-            metadata = new ServiceMetadata(shufflePort, proxyPort, rule);
+            Path relaySocket = p.relaySocket();
+            metadata = new ServiceMetadata(shufflePort, proxyPort, rule, relaySocket == null ? null
+                    : relaySocket.toString());
             registerMetrics(p, nodeId, proxyPort);
             // Never fails for coordinator trouble: without one the proxy schedules decentralized.
             coordination = ProxyCoordination.start(coordinationConfig, p, config.host() + ":" + shufflePort,
                     jobHints);
             // The transport is said because "auto" resolves per machine: an operator comparing nodes needs it.
             LOG.info("Courier proxy {} listening on {}:{} ({} transport) next to ShuffleHandler on port {} (proxy port "
-                    + "rule: {})", nodeId, config.bindHost(), proxyPort, p.transport(), shufflePort, rule);
+                    + "rule: {}); local tasks connect {}, task users checked: {}", nodeId, config.bindHost(), proxyPort,
+                    p.transport(), shufflePort, rule, relaySocket == null ? "over loopback TCP" : "on " + relaySocket,
+                    taskUsers == null || relaySocket == null ? "no" : taskUsers);
             return;
         }
     }

@@ -10,8 +10,10 @@ import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.relay.RelayAccess;
+import io.courier.shuffle.proxy.relay.RelayDomainSocket;
 import io.courier.shuffle.proxy.relay.RelayService;
 import io.courier.shuffle.proxy.relay.RelayStats;
+import io.courier.shuffle.proxy.relay.TaskUsers;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
 import io.courier.shuffle.proxy.server.SendSettings;
@@ -28,14 +30,20 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.unix.DomainSocketChannel;
 import io.netty.channel.unix.Errors;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.io.Closeable;
+import java.io.IOException;
 import java.net.BindException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Courier proxy of one node: serves map-output segments to remote proxies over merged connections,
@@ -43,11 +51,14 @@ import java.util.concurrent.TimeUnit;
  * Owns its event loops: {@link #start()} binds, {@link #close()} stops everything it started.
  */
 public final class CourierProxy implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(CourierProxy.class);
     /** Linux's errno for a port in use (the only system epoll runs on). */
     private static final int EADDRINUSE = 98;
     private final ProxyConfig config;
     private final SecretLookup secrets;
     private final SegmentSource source;
+    /** Null: task users are not checked. */
+    private final TaskUsers taskUsers;
     private final ServerCounters serverCounters = new ServerCounters();
     private ProxyTransport transport;
     private EventLoopGroup boss;
@@ -58,14 +69,29 @@ public final class CourierProxy implements Closeable {
     private SendScheduler scheduler;
     private ProxyClient client;
     private volatile RelayService relay;
+    private RelayDomainSocket relaySocket;
 
     public CourierProxy(ProxyConfig config, SecretLookup secrets, MapOutputLocator locator) {
+        this(config, secrets, locator, null);
+    }
+
+    /**
+     * @param taskUsers the OS user each job's tasks run as, checked on every task connection (which must then come
+     *                  over the relay's domain socket); null: no check
+     */
+    public CourierProxy(ProxyConfig config, SecretLookup secrets, MapOutputLocator locator, TaskUsers taskUsers) {
         this.config = config;
         this.secrets = secrets;
         this.source = new SegmentSource(locator);
+        this.taskUsers = taskUsers;
     }
 
-    /** Binds the server port and readies the client; returns this proxy's node id ({@code host:port}). */
+    /**
+     * Binds the server port (and the relay's domain socket where {@code courier.proxy.relay.domain-socket} asks
+     * for one) and readies the client; returns this proxy's node id ({@code host:port}).
+     *
+     * @throws IllegalStateException when the domain socket cannot be made while the settings require it
+     */
     public synchronized String start() throws InterruptedException, BindException {
         if (boss != null) {
             throw new IllegalStateException("proxy already started at " + address);
@@ -87,9 +113,7 @@ public final class CourierProxy implements Closeable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         channels.add(ch);
-                        ch.pipeline().addLast(new FrameDecoder(), encoder, new ServerConnectionHandler(address.id(),
-                                secrets, source, scheduler, serverCounters, new SendSettings(config.sendBuffer(),
-                                config.transferTo(), config.blocksPerRun()), relay));
+                        ch.pipeline().addLast(new FrameDecoder(), encoder, serverHandler());
                     }
                 });
         try {
@@ -115,9 +139,64 @@ public final class CourierProxy implements Closeable {
         client = new ProxyClient(address.id(), workers, transport, config.streamWindow(), config.connectionMaxInFlight(),
                 config.nodeMaxInFlight(), config.connectTimeoutMillis(), config.maxConnectionsPerPeer(),
                 config.receiveSocketBuffer());
-        relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
-                config.relayMaxConnections(), config.relayRetryAfterMillis());
+        try {
+            startRelay(encoder);
+        } catch (RuntimeException | InterruptedException e) {
+            close();
+            throw e;
+        }
         return address.id();
+    }
+
+    private void startRelay(FrameEncoder encoder) throws InterruptedException {
+        boolean wantSocket = config.relayDomainSocket(transport);
+        if (wantSocket) {
+            try {
+                relaySocket = RelayDomainSocket.bind(config.relayDomainSocketDir(), boss, workers,
+                        new ChannelInitializer<DomainSocketChannel>() {
+                            @Override
+                            protected void initChannel(DomainSocketChannel ch) {
+                                channels.add(ch);
+                                ch.pipeline().addLast(new FrameDecoder(), encoder, serverHandler());
+                            }
+                        });
+            } catch (IOException e) {
+                if ("true".equals(config.relayDomainSocket())) {
+                    throw new IllegalStateException("proxy " + address.id() + ": " + e.getMessage() + " ("
+                            + ProxyConfig.RELAY_DOMAIN_SOCKET + " is true)", e);
+                }
+                LOG.warn("proxy {}: {}; local tasks connect over loopback TCP", address.id(), e.getMessage());
+            }
+        }
+        TaskUsers checked = taskUsers;
+        if (checked != null && relaySocket == null) {
+            String why = "the task-user check needs the relay's domain socket, and the proxy has none ("
+                    + ProxyConfig.RELAY_DOMAIN_SOCKET + " " + config.relayDomainSocket() + ", " + transport
+                    + " transport)";
+            if ("true".equals(config.relayTaskUserCheck())) {
+                throw new IllegalStateException("proxy " + address.id() + ": " + why + " while "
+                        + ProxyConfig.RELAY_TASK_USER_CHECK + " is true");
+            }
+            LOG.warn("proxy {}: {}; task users are not checked", address.id(), why);
+            checked = null;
+        }
+        relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
+                config.relayMaxConnections(), config.relayRetryAfterMillis(), checked);
+    }
+
+    /**
+     * The first handler of an accepted connection (TCP or the relay's domain socket), on its event loop: it serves
+     * a peer proxy or hands a task over to the relay.
+     */
+    private ServerConnectionHandler serverHandler() {
+        return new ServerConnectionHandler(address.id(), secrets, source, scheduler, serverCounters,
+                new SendSettings(config.sendBuffer(), config.transferTo(), config.blocksPerRun()), relay);
+    }
+
+    /** The relay's domain socket, or null when local tasks connect over loopback TCP only. */
+    public synchronized Path relaySocket() {
+        requireStarted();
+        return relaySocket == null ? null : relaySocket.path();
     }
 
     /** The transport the started proxy's event loops run on. */
@@ -231,6 +310,10 @@ public final class CourierProxy implements Closeable {
     public synchronized void close() {
         if (client != null) {
             client.close();
+        }
+        if (relaySocket != null) {
+            relaySocket.close();
+            relaySocket = null;
         }
         if (serverChannel != null) {
             serverChannel.close().awaitUninterruptibly();

@@ -40,6 +40,18 @@ public final class ProxyConfig {
      * ({@link ProxyTransport}).
      */
     public static final String TRANSPORT = "courier.proxy.transport";
+    /**
+     * Whether local tasks reach the relay over a Unix domain socket: auto (default: where the epoll transport
+     * runs), true (refuse to start without one) or false (loopback TCP only). See {@link RelayDomainSocket}.
+     */
+    public static final String RELAY_DOMAIN_SOCKET = "courier.proxy.relay.domain-socket";
+    /** Where the proxy creates its private socket directory; empty (default): {@code java.io.tmpdir}. */
+    public static final String RELAY_DOMAIN_SOCKET_DIR = "courier.proxy.relay.domain-socket.dir";
+    /**
+     * Whether a task's OS user (from its domain socket's peer credentials) must be its job's: auto (default:
+     * where the NodeManager runs tasks as their users), true or false. See {@code TaskUsers}.
+     */
+    public static final String RELAY_TASK_USER_CHECK = "courier.proxy.relay.task-user.check";
 
     private final String host;
     private final String bindHost;
@@ -61,6 +73,9 @@ public final class ProxyConfig {
     private final int relayMaxConnections;
     private final int relayRetryAfterMillis;
     private final String transport;
+    private final String relayDomainSocket;
+    private final String relayDomainSocketDir;
+    private final String relayTaskUserCheck;
 
     private ProxyConfig(Values v) {
         check(v.port >= 0 && v.port <= 65535, PORT, "[0, 65535]", v.port);
@@ -83,6 +98,10 @@ public final class ProxyConfig {
         check(v.relayMaxConnections >= 0, RELAY_MAX_CONNECTIONS, ">= 0 (0: no cap)", v.relayMaxConnections);
         check(v.relayRetryAfterMillis >= 1, RELAY_RETRY_AFTER, ">= 1", v.relayRetryAfterMillis);
         check(ProxyTransport.isSetting(v.transport), TRANSPORT, "auto, nio or epoll", v.transport);
+        check(isTriState(v.relayDomainSocket), RELAY_DOMAIN_SOCKET, "auto, true or false", v.relayDomainSocket);
+        check(v.relayDomainSocketDir.isEmpty() || v.relayDomainSocketDir.startsWith("/"), RELAY_DOMAIN_SOCKET_DIR,
+                "an absolute directory, or empty for java.io.tmpdir", v.relayDomainSocketDir);
+        check(isTriState(v.relayTaskUserCheck), RELAY_TASK_USER_CHECK, "auto, true or false", v.relayTaskUserCheck);
         this.host = v.host;
         this.bindHost = v.bindHost;
         this.port = v.port;
@@ -103,6 +122,14 @@ public final class ProxyConfig {
         this.relayMaxConnections = v.relayMaxConnections;
         this.relayRetryAfterMillis = v.relayRetryAfterMillis;
         this.transport = v.transport;
+        this.relayDomainSocket = v.relayDomainSocket.trim().toLowerCase(java.util.Locale.ROOT);
+        this.relayDomainSocketDir = v.relayDomainSocketDir;
+        this.relayTaskUserCheck = v.relayTaskUserCheck.trim().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static boolean isTriState(String s) {
+        String v = s == null ? "" : s.trim().toLowerCase(java.util.Locale.ROOT);
+        return v.equals("auto") || v.equals("true") || v.equals("false");
     }
 
     /** The mutable scratch copy behind the {@code with…} methods; never escapes this class. */
@@ -127,6 +154,9 @@ public final class ProxyConfig {
         int relayMaxConnections;
         int relayRetryAfterMillis;
         String transport;
+        String relayDomainSocket;
+        String relayDomainSocketDir;
+        String relayTaskUserCheck;
     }
 
     private Values values() {
@@ -151,6 +181,9 @@ public final class ProxyConfig {
         v.relayMaxConnections = relayMaxConnections;
         v.relayRetryAfterMillis = relayRetryAfterMillis;
         v.transport = transport;
+        v.relayDomainSocket = relayDomainSocket;
+        v.relayDomainSocketDir = relayDomainSocketDir;
+        v.relayTaskUserCheck = relayTaskUserCheck;
         return v;
     }
 
@@ -182,6 +215,9 @@ public final class ProxyConfig {
         // difference between ~70 % and ~89 % of a plain transfer (docs/benchmarks.md, "Runs of blocks"); NIO
         // elsewhere, where the behaviour is the same, only slower.
         v.transport = "auto";
+        v.relayDomainSocket = "auto";
+        v.relayDomainSocketDir = "";
+        v.relayTaskUserCheck = "auto";
         return new ProxyConfig(v);
     }
 
@@ -216,6 +252,9 @@ public final class ProxyConfig {
                     case RELAY_MAX_CONNECTIONS: c.relayMaxConnections = Integer.parseInt(v); break;
                     case RELAY_RETRY_AFTER: c.relayRetryAfterMillis = Integer.parseInt(v); break;
                     case TRANSPORT: c.transport = v; break;
+                    case RELAY_DOMAIN_SOCKET: c.relayDomainSocket = v; break;
+                    case RELAY_DOMAIN_SOCKET_DIR: c.relayDomainSocketDir = v; break;
+                    case RELAY_TASK_USER_CHECK: c.relayTaskUserCheck = v; break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -439,7 +478,6 @@ public final class ProxyConfig {
         return relayMaxConnections;
     }
 
-    /** The retry-after a task refused for {@link #relayMaxConnections()} is given, in milliseconds. */
     /**
      * The transport to run: for {@code auto} epoll where its native library loads, else NIO; for {@code epoll}
      * it fails with the reason when epoll does not load.
@@ -448,7 +486,62 @@ public final class ProxyConfig {
         return ProxyTransport.parse(transport);
     }
 
+    /** The retry-after a task refused for {@link #relayMaxConnections()} is given, in milliseconds. */
     public int relayRetryAfterMillis() {
         return relayRetryAfterMillis;
+    }
+
+    /**
+     * Whether the relay listens on a domain socket once the proxy runs on {@code resolved}: for {@code auto}
+     * where that transport is epoll; for {@code true} it fails with the reason when it is not.
+     */
+    public boolean relayDomainSocket(ProxyTransport resolved) {
+        switch (relayDomainSocket) {
+            case "true":
+                if (resolved != ProxyTransport.EPOLL) {
+                    throw new IllegalArgumentException("setting '" + RELAY_DOMAIN_SOCKET + "' is true, but the proxy "
+                            + "runs the " + resolved + " transport; domain sockets need epoll (see '" + TRANSPORT
+                            + "')");
+                }
+                return true;
+            case "false":
+                return false;
+            default:
+                return resolved == ProxyTransport.EPOLL;
+        }
+    }
+
+    /** {@code auto}, {@code true} or {@code false}, as set ({@link #relayDomainSocket(ProxyTransport)} resolves it). */
+    public String relayDomainSocket() {
+        return relayDomainSocket;
+    }
+
+    /** The directory under which the proxy creates its private socket directory. */
+    public java.nio.file.Path relayDomainSocketDir() {
+        return java.nio.file.Paths.get(relayDomainSocketDir.isEmpty() ? System.getProperty("java.io.tmpdir")
+                : relayDomainSocketDir);
+    }
+
+    /** {@code auto}, {@code true} or {@code false}, as set; a NodeManager resolves auto (see {@code TaskUsers}). */
+    public String relayTaskUserCheck() {
+        return relayTaskUserCheck;
+    }
+
+    public ProxyConfig withRelayDomainSocket(String x) {
+        Values v = values();
+        v.relayDomainSocket = x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withRelayDomainSocketDir(String x) {
+        Values v = values();
+        v.relayDomainSocketDir = x == null ? "" : x;
+        return new ProxyConfig(v);
+    }
+
+    public ProxyConfig withRelayTaskUserCheck(String x) {
+        Values v = values();
+        v.relayTaskUserCheck = x;
+        return new ProxyConfig(v);
     }
 }

@@ -138,10 +138,12 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
      * bounded retry loop. Tests override it with in-process proxies.
      */
     protected SegmentFetcher connectLocalProxy(String host, int port, ReduceConfig config) throws IOException {
-        return new RelaySegmentFetcher(LocalProxyClient.connect(host, port,
+        LocalProxyClient client = LocalProxyClient.connect(host, port, localProxy.metadata().relaySocket(),
                 RelayClientConfig.defaults().withStreamWindow(config.streamWindow())
                         .withHeaderTimeoutMillis(config.headerTimeoutMillis())
-                        .withReadTimeoutMillis(config.readTimeoutMillis()), String.valueOf(reduceId)));
+                        .withReadTimeoutMillis(config.readTimeoutMillis()), String.valueOf(reduceId));
+        LOG.info("Courier: {} reaches its local proxy {} over {}", reduceId, client.localProxy(), client.via());
+        return new RelaySegmentFetcher(client);
     }
 
     /** Hadoop's HTTP fetcher for one fetch worker; called on that worker's thread, at most once per worker. */

@@ -15,15 +15,34 @@ class ServiceMetadataTest {
     void roundTripsWithTrailingBytesAsTheContainerEnvironmentCarriesThem() {
         ServiceMetadata m = new ServiceMetadata(40301, 40302, ProxyPortRule.offset(1));
         ByteBuffer exact = m.encode();
-        assertEquals(24, exact.remaining());
-        assertEquals(24, exact.array().length, "the env var exports the whole backing array");
-        byte[] padded = new byte[32];
-        exact.duplicate().get(padded, 0, 24);
+        assertEquals(28, exact.remaining());
+        assertEquals(28, exact.array().length, "the env var exports the whole backing array");
+        byte[] padded = new byte[36];
+        exact.duplicate().get(padded, 0, 28);
         ServiceMetadata back = ServiceMetadata.decode(ByteBuffer.wrap(padded));
         assertEquals(40301, back.shufflePort());
         assertEquals(40302, back.proxyPort());
         assertEquals(ProxyPortRule.offset(1), back.rule());
+        assertNull(back.relaySocket());
         assertEquals(40301, exact.getInt(), "the AM reads the shuffle port as the first int");
+    }
+
+    @Test
+    void carriesTheRelaySocketPathAndStillReadsVersionOne() {
+        String path = "/tmp/courier-relay-12345/relay.sock";
+        ByteBuffer b = new ServiceMetadata(40301, 40302, ProxyPortRule.offset(1), path).encode();
+        assertEquals(path, ServiceMetadata.decode(b).relaySocket());
+        ByteBuffer v1 = ByteBuffer.allocate(24).putInt(40301).putInt(ServiceMetadata.MAGIC).putInt(1).putInt(40302)
+                .putInt(ProxyPortRule.offset(1).kind()).putInt(ProxyPortRule.offset(1).value());
+        v1.flip();
+        ServiceMetadata old = ServiceMetadata.decode(v1);
+        assertEquals(40302, old.proxyPort());
+        assertNull(old.relaySocket(), "version 1 (an older NodeManager jar) has no socket: tasks use TCP");
+        ByteBuffer corrupt = new ServiceMetadata(40301, 40302, ProxyPortRule.offset(1), path).encode();
+        corrupt.putInt(24, 1 << 20);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServiceMetadata.decode(corrupt));
+        assertTrue(e.getMessage().contains("relay socket path"), e.getMessage());
     }
 
     @Test

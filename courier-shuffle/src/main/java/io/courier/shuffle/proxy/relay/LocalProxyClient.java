@@ -8,8 +8,8 @@ import java.io.Closeable;
 import java.io.IOException;
 
 /**
- * A reduce task's handle on its node's Courier proxy: every fetch goes over ONE loopback connection to that
- * proxy, which relays it over the node's merged proxy-to-proxy connections (docs/protocol.md, "Relay").
+ * A reduce task's handle on its node's Courier proxy: every fetch goes over ONE connection to that proxy (its
+ * relay's Unix domain socket where the node has one, else loopback TCP), which relays it over the node's merged proxy-to-proxy connections (docs/protocol.md, "Relay").
  * Streams are {@link RelayStream}s with end-to-end credit: a stream that is not read stops at its source after
  * one window. The connection runs on blocking JDK sockets, not Netty, so that a cold task JVM is fetching
  * within milliseconds (see {@link TaskSocketConnection}). Owns that connection and its reader thread, both
@@ -23,11 +23,14 @@ public final class LocalProxyClient implements Closeable {
     private final String localProxy;
     private final RelayClientConfig config;
     private final String self;
+    /** The relay's domain socket, or null: TCP. */
+    private final String socket;
     private final RelayTally tally = new RelayTally();
     private TaskSocketConnection connection;
     private boolean closed;
 
-    private LocalProxyClient(String localProxy, RelayClientConfig config, String self) {
+    private LocalProxyClient(String localProxy, String socket, RelayClientConfig config, String self) {
+        this.socket = socket;
         this.localProxy = localProxy;
         this.config = config;
         this.self = self;
@@ -46,12 +49,27 @@ public final class LocalProxyClient implements Closeable {
      */
     public static LocalProxyClient connect(String host, int port, RelayClientConfig cfg, String taskName)
             throws IOException {
+        return connect(host, port, null, cfg, taskName);
+    }
+
+    /**
+     * Like {@link #connect(String, int, RelayClientConfig, String)}, over the relay's domain socket {@code socket}
+     * (from the node's service metadata) where this JVM can open it; null, or a socket that cannot be connected:
+     * TCP to {@code host:port}.
+     */
+    public static LocalProxyClient connect(String host, int port, String socket, RelayClientConfig cfg,
+            String taskName) throws IOException {
         if (cfg == null) {
             throw new IllegalArgumentException("relay client config is required");
         }
-        LocalProxyClient c = new LocalProxyClient(new NodeAddress(host, port).id(), cfg, taskName);
-        c.connection = TaskSocketConnection.open(c.self, c.localProxy, cfg, c.tally);
+        LocalProxyClient c = new LocalProxyClient(new NodeAddress(host, port).id(), socket, cfg, taskName);
+        c.connection = TaskSocketConnection.open(c.self, c.localProxy, socket, cfg, c.tally);
         return c;
+    }
+
+    /** How the current connection reaches the proxy: the relay socket's path, or {@code tcp}. */
+    public synchronized String via() {
+        return connection == null ? "none" : connection.via();
     }
 
     /**
@@ -104,7 +122,7 @@ public final class LocalProxyClient implements Closeable {
             if (refused != null) {
                 throw refused;
             }
-            connection = TaskSocketConnection.open(self, localProxy, config, tally);
+            connection = TaskSocketConnection.open(self, localProxy, socket, config, tally);
         }
         return connection;
     }

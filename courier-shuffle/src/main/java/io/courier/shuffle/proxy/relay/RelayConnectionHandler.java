@@ -46,11 +46,14 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private final String task;
     private final ProxyClient client;
     private final RelayStats stats;
+    /** Null when task users are not checked. */
+    private final TaskUserGate gate;
     private final Map<Integer, Relay> streams = new HashMap<>();
     private Channel channel;
     private boolean flushScheduled;
 
-    RelayConnectionHandler(String nodeId, String task, ProxyClient client, RelayStats stats) {
+    RelayConnectionHandler(String nodeId, String task, ProxyClient client, RelayStats stats, TaskUserGate gate) {
+        this.gate = gate;
         this.nodeId = nodeId;
         this.task = task;
         this.client = client;
@@ -98,6 +101,9 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     }
 
     private void open(RelayFetchFrame f) throws ProtocolException {
+        if (gate != null) {
+            gate.check(f.job());
+        }
         if (streams.containsKey(f.streamId())) {
             throw new ProtocolException(ErrorCode.DUPLICATE_STREAM, "relay stream " + f.streamId() + " of " + task
                     + " is already open");

@@ -7,13 +7,21 @@ import io.courier.shuffle.proxy.protocol.ProtocolException;
 import io.courier.shuffle.proxy.server.TaskConnectionAcceptor;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketChannel;
+import io.netty.channel.unix.PeerCredentials;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Paths;
 
 /**
  * The relaying half of a proxy: accepts local task connections (after {@link RelayAccess}, and up to
  * {@code courier.proxy.relay.max-connections} at once) and gives each a {@link RelayConnectionHandler} that
- * forwards its fetches over this node's shared {@link ProxyClient} connections. Holds no secrets. Thread-safe
+ * forwards its fetches over this node's shared {@link ProxyClient} connections. Tasks connect over loopback TCP
+ * or over the relay's {@link RelayDomainSocket}; with {@link TaskUsers} set, only over the latter, whose peer
+ * credentials give the task's OS user for the {@link TaskUserGate}. Holds no secrets. Thread-safe
  * ({@link #accept} runs on the event loop of the connection being accepted, so on several loops at once);
  * owned by {@code CourierProxy}.
  */
@@ -27,14 +35,18 @@ public final class RelayService implements TaskConnectionAcceptor {
     private final int maxConnections;
     private final int retryAfterMillis;
     private final RelayStats stats = new RelayStats();
+    /** Null: task users are not checked. */
+    private final TaskUsers taskUsers;
+    private final UserNames userNames = new UserNames(Paths.get("/proc"));
 
     /**
      * @param maxConnections task connections open at once beyond which a new one is refused with OVERLOADED
      *                       ({@link #UNLIMITED}: no cap)
      * @param retryAfterMillis what such a refusal tells the task to wait before it connects again (&ge; 1)
+     * @param taskUsers the user each job's tasks run as, checked against every task connection; null: no check
      */
     public RelayService(String nodeId, ProxyClient client, RelayAccess access, int maxConnections,
-            int retryAfterMillis) {
+            int retryAfterMillis, TaskUsers taskUsers) {
         if (maxConnections < 0 || retryAfterMillis < 1) {
             throw new IllegalArgumentException("relay of " + nodeId + ": max connections must be >= 0 and retry-after"
                     + " >= 1 ms, got " + maxConnections + " and " + retryAfterMillis);
@@ -44,17 +56,20 @@ public final class RelayService implements TaskConnectionAcceptor {
         this.access = access;
         this.maxConnections = maxConnections;
         this.retryAfterMillis = retryAfterMillis;
+        this.taskUsers = taskUsers;
     }
 
     @Override
     public ChannelHandler accept(Channel channel, HandshakeFrame hello) throws ProtocolException {
-        if (!access.allows(channel.remoteAddress(), channel.localAddress())) {
+        boolean domain = channel instanceof DomainSocketChannel; // local by construction
+        if (!domain && !access.allows(channel.remoteAddress(), channel.localAddress())) {
             stats.refusedConnections.incrementAndGet();
             LOG.warn("refused relay connection of task {} from {} (courier.proxy.relay.allow-remote is false)",
                     hello.nodeId(), channel.remoteAddress());
             throw new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " relays only for local tasks ("
                     + hello.nodeId() + " connected from " + channel.remoteAddress() + "; see courier.proxy.relay.allow-remote)");
         }
+        TaskUserGate gate = taskUsers == null ? null : userGate(channel, hello, domain);
         if (!admit()) {
             long n = stats.overloadedConnections.incrementAndGet();
             // One line per refusal would flood the NodeManager log exactly when it is busiest.
@@ -69,7 +84,35 @@ public final class RelayService implements TaskConnectionAcceptor {
         }
         channel.closeFuture().addListener(f -> stats.openTaskConnections.decrementAndGet());
         stats.taskConnections.incrementAndGet();
-        return new RelayConnectionHandler(nodeId, hello.nodeId(), client, stats);
+        if (domain) {
+            stats.domainSocketConnections.incrementAndGet();
+        }
+        return new RelayConnectionHandler(nodeId, hello.nodeId(), client, stats, gate);
+    }
+
+    /**
+     * The user check of a task connection, from its peer credentials; refused over TCP, which has none (a task
+     * on a JVM without domain sockets, before Java 16, cannot fetch through a proxy that checks users).
+     */
+    private TaskUserGate userGate(Channel channel, HandshakeFrame hello, boolean domain) throws ProtocolException {
+        String why;
+        if (domain && channel instanceof EpollDomainSocketChannel) {
+            try {
+                PeerCredentials c = ((EpollDomainSocketChannel) channel).peerCredentials();
+                TaskPeer peer = new TaskPeer(c.pid(), c.uid(), userNames.nameOf(c.pid(), c.uid()));
+                return new TaskUserGate(nodeId, hello.nodeId(), peer, taskUsers, stats);
+            } catch (IOException e) {
+                why = "cannot tell the user of task " + hello.nodeId() + ": " + e.getMessage();
+            }
+        } else {
+            why = "task " + hello.nodeId() + " connected over TCP from " + channel.remoteAddress() + ", which does not"
+                    + " tell its user; this proxy checks task users and takes tasks on its domain socket only (tasks"
+                    + " need Java 16 or later)";
+        }
+        stats.refusedTaskUsers.incrementAndGet();
+        LOG.warn("proxy {} refused a task connection: {} (courier.proxy.relay.task-user.check)", nodeId, why);
+        throw new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " refused the connection: " + why
+                + " (courier.proxy.relay.task-user.check)");
     }
 
     /** Takes one of the {@code maxConnections} slots, if one is free; it is given back when the channel closes. */

@@ -13,6 +13,8 @@ public final class RelayStats {
     final AtomicLong taskConnections = new AtomicLong();
     final AtomicLong refusedConnections = new AtomicLong();
     final AtomicLong overloadedConnections = new AtomicLong();
+    final AtomicLong domainSocketConnections = new AtomicLong();
+    final AtomicLong refusedTaskUsers = new AtomicLong();
     final AtomicInteger openTaskConnections = new AtomicInteger();
     final AtomicLong streamsOpened = new AtomicLong();
     final AtomicLong streamsCompleted = new AtomicLong();
@@ -44,6 +46,19 @@ public final class RelayStats {
     /** Task connections refused because the relay's cap was reached (answered OVERLOADED with a retry-after). */
     public long overloadedConnections() {
         return overloadedConnections.get();
+    }
+
+    /** Task connections accepted on the relay's domain socket (the rest came over loopback TCP). */
+    public long domainSocketConnections() {
+        return domainSocketConnections.get();
+    }
+
+    /**
+     * Task connections refused by the task-user check: a task whose OS user is not its job's, whose user could
+     * not be told, or that connected over TCP to a proxy that checks users.
+     */
+    public long refusedTaskUsers() {
+        return refusedTaskUsers.get();
     }
 
     /** Task connections open now. */

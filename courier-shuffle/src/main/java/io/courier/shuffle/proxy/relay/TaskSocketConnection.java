@@ -1,7 +1,6 @@
 package io.courier.shuffle.proxy.relay;
 
 import io.courier.shuffle.proxy.NodeAddress;
-import io.courier.shuffle.proxy.SelfConnection;
 import io.courier.shuffle.proxy.auth.FetchAuthenticator;
 import io.courier.shuffle.proxy.client.FetchException;
 import io.courier.shuffle.proxy.client.SegmentHeader;
@@ -27,8 +26,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SocketChannel;
@@ -41,7 +38,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A reduce task's one connection to its node's proxy (handshake role {@code TASK}, docs/protocol.md "Relay"),
- * on a plain blocking socket channel: a task JVM starts cold for every reduce attempt, and loading and initialising
+ * on a plain blocking channel, to the relay's Unix domain socket where there is one ({@link TaskChannels}): a task JVM starts cold for every reduce attempt, and loading and initialising
  * Netty there cost 0.6–1.4 s per reducer (docs/benchmarks.md), more than a small shuffle takes. Payloads are read
  * into pooled direct buffers ({@link ChannelFrameReader}) and copied once, by the consumer, into Hadoop's map output
  * buffer. Every fetch is
@@ -59,6 +56,8 @@ final class TaskSocketConnection {
     private static final Logger LOG = LoggerFactory.getLogger(TaskSocketConnection.class);
 
     private final String localProxy;
+    /** The relay socket's path, or "tcp". */
+    private final String via;
     private final RelayClientConfig config;
     private final RelayTally tally;
     private final SocketChannel channel;
@@ -74,13 +73,17 @@ final class TaskSocketConnection {
     private long reserved;
     private volatile int nextId = 1;
     private volatile String lostReason;
+    /** What the streams of a lost connection fail with: PEER_LOST, or the code the proxy closed it with. */
+    private volatile ErrorCode lostCode = ErrorCode.PEER_LOST;
     /** Set with {@link #lostReason} when the proxy refused this connection for overload (at the handshake). */
     private volatile FetchException refusal;
     /** While the refusal holds: until this {@code System.nanoTime()}. */
     private volatile long retryAtNanos;
 
-    private TaskSocketConnection(String localProxy, RelayClientConfig config, RelayTally tally, SocketChannel channel) {
+    private TaskSocketConnection(String localProxy, String via, RelayClientConfig config, RelayTally tally,
+            SocketChannel channel) {
         this.localProxy = localProxy;
+        this.via = via;
         this.config = config;
         this.tally = tally;
         this.channel = channel;
@@ -94,29 +97,43 @@ final class TaskSocketConnection {
     }
 
     /**
-     * Connects to the proxy {@code localProxy} ({@code host:port}) as task {@code self} and starts the reader.
+     * Connects to the proxy {@code localProxy} ({@code host:port}) as task {@code self} and starts the reader:
+     * over the relay's domain socket {@code socket} where it is given and this JVM opens domain sockets, else (or
+     * if that socket cannot be connected) over loopback TCP.
      *
      * @throws ConnectException naming the proxy if it cannot be reached within the connect timeout
      */
-    static TaskSocketConnection open(String self, String localProxy, RelayClientConfig config, RelayTally tally)
-            throws IOException {
+    static TaskSocketConnection open(String self, String localProxy, String socket, RelayClientConfig config,
+            RelayTally tally) throws IOException {
         NodeAddress address = NodeAddress.parse(localProxy);
-        SocketChannel channel = SocketChannel.open();
+        SocketChannel channel = null;
+        String via = null;
+        if (socket != null && TaskChannels.domainSocketsSupported()) {
+            try {
+                channel = TaskChannels.openDomain(socket);
+                via = socket;
+            } catch (IOException e) {
+                // The proxy's TCP port serves tasks too; if it checks task users it will say so there.
+                LOG.warn("task {}: {}; connecting to the local proxy {} over TCP", self, e.getMessage(), localProxy);
+            }
+        }
         try {
-            Socket socket = channel.socket();
-            socket.setTcpNoDelay(true);
-            socket.connect(new InetSocketAddress(address.host(), address.port()), config.connectTimeoutMillis());
-            SelfConnection.refuseIfSelf(socket); // a proxy port in the ephemeral range, its proxy down
-            TaskSocketConnection c = new TaskSocketConnection(localProxy, config, tally, channel);
+            if (channel == null) {
+                channel = TaskChannels.openTcp(address, config.connectTimeoutMillis());
+                via = "tcp";
+            }
+            TaskSocketConnection c = new TaskSocketConnection(localProxy, via, config, tally, channel);
             c.write(new HandshakeFrame(self, HandshakeFrame.Role.TASK));
             if (c.awaitAdmission(self)) {
                 c.reader.start();
             }
             return c;
         } catch (IOException e) {
-            closeQuietly(channel);
+            if (channel != null) {
+                TaskChannels.closeQuietly(channel);
+            }
             ConnectException ce = new ConnectException("cannot connect to the local Courier proxy " + localProxy
-                    + ": " + e);
+                    + (via == null || via.equals("tcp") ? "" : " on " + via) + ": " + e);
             ce.initCause(e);
             throw ce;
         }
@@ -134,14 +151,13 @@ final class TaskSocketConnection {
     private boolean awaitAdmission(String self) throws IOException {
         Frame first;
         try {
-            // Channel reads have no timeout; the socket's stream does (SO_TIMEOUT). The handshake is read through
-            // it, a frame exactly, so the reader thread then starts on the channel with nothing read ahead.
-            Socket socket = channel.socket();
-            socket.setSoTimeout(config.connectTimeoutMillis());
-            ChannelFrameReader handshake = new ChannelFrameReader(Channels.newChannel(socket.getInputStream()),
-                    blocks);
-            first = handshake.read();
-            socket.setSoTimeout(0);
+            // Blocking channel reads have no timeout: the handshake is read with a deadline, then the reader
+            // thread starts on the channel, blocking again, with nothing read ahead.
+            ChannelFrameReader handshake;
+            try (TaskChannels.TimedReads timed = TaskChannels.timedReads(channel, config.connectTimeoutMillis())) {
+                handshake = new ChannelFrameReader(timed, blocks);
+                first = handshake.read();
+            }
             if (handshake.hasBuffered()) {
                 throw new IOException("the local proxy " + localProxy + " sent frames after its handshake before"
                         + " task " + self + " asked for anything");
@@ -163,6 +179,11 @@ final class TaskSocketConnection {
         }
         throw new IOException("the local proxy " + localProxy + " answered task " + self + "'s handshake with "
                 + (first == null ? "end of stream" : first));
+    }
+
+    /** How this connection reaches the proxy: the relay socket's path, or {@code tcp}. */
+    String via() {
+        return via;
     }
 
     boolean isLost() {
@@ -337,6 +358,7 @@ final class TaskSocketConnection {
 
     private void onError(ErrorFrame e) {
         if (e.streamId() == 0) {
+            lostCode = e.code();
             lost("the local proxy reported " + e.code() + ": " + e.message());
             return;
         }
@@ -397,7 +419,7 @@ final class TaskSocketConnection {
             waiting.clear();
             reserved = 0;
         }
-        closeQuietly(channel);
+        TaskChannels.closeQuietly(channel);
         FetchException failure = lostFailure();
         for (RelayStream s : all) {
             s.fail(failure);
@@ -420,7 +442,7 @@ final class TaskSocketConnection {
     }
 
     private FetchException lostFailure() {
-        return FetchException.ofConnection(ErrorCode.PEER_LOST, "connection to the local proxy " + localProxy
+        return FetchException.ofConnection(lostCode, "connection to the local proxy " + localProxy
                 + " lost: " + lostReason);
     }
 
@@ -450,14 +472,6 @@ final class TaskSocketConnection {
             write(f);
         } catch (IOException e) {
             LOG.debug("could not send {} to {}: {}", f, localProxy, e.toString());
-        }
-    }
-
-    private static void closeQuietly(SocketChannel c) {
-        try {
-            c.close();
-        } catch (IOException e) {
-            // closing: nothing left to do
         }
     }
 }

@@ -22,6 +22,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.unix.DomainSocketChannel;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -99,6 +100,10 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
             if (hello.role() == HandshakeFrame.Role.TASK) {
                 handOverToRelay(ctx, hello);
                 return;
+            }
+            if (ctx.channel() instanceof DomainSocketChannel) {
+                throw new ProtocolException(ErrorCode.UNEXPECTED_FRAME, "only local tasks connect to " + nodeId
+                        + " over its relay's domain socket; peer proxy " + hello.nodeId() + " must use its TCP port");
             }
             peer = hello.nodeId();
             counters.connectionFrom(peer);

@@ -6,6 +6,7 @@ import io.courier.shuffle.proxy.auth.InMemorySecrets;
 import io.courier.shuffle.proxy.client.SegmentHeader;
 import io.courier.shuffle.proxy.client.SegmentStream;
 import io.courier.shuffle.proxy.relay.RelayStream;
+import io.courier.shuffle.proxy.relay.TaskUsers;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -23,10 +24,16 @@ public final class ProxyCluster implements AutoCloseable {
     private final InMemorySecrets secrets = new InMemorySecrets();
 
     public ProxyCluster(File root, int nodes, ProxyConfig config) throws InterruptedException, java.net.BindException {
+        this(root, nodes, config, null);
+    }
+
+    /** @param taskUsers every proxy's task-user check (null: none) */
+    public ProxyCluster(File root, int nodes, ProxyConfig config, TaskUsers taskUsers)
+            throws InterruptedException, java.net.BindException {
         try {
             for (int i = 0; i < nodes; i++) {
                 HadoopMapOutputs out = new HadoopMapOutputs(new File(root, "node" + i));
-                CourierProxy p = new CourierProxy(config, secrets, out.locator());
+                CourierProxy p = new CourierProxy(config, secrets, out.locator(), taskUsers);
                 proxies.add(p);
                 outputs.add(out);
                 ids.add(p.start());
