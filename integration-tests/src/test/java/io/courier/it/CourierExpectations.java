@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 
+import io.netty.channel.epoll.Epoll;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskType;
 
@@ -65,6 +66,13 @@ final class CourierExpectations {
         assertEquals(0, logs.httpFetchConnections(run), "Hadoop's HTTP fetcher must not have run");
         assertTrue(logs.countLines(run, "Courier shuffle active") >= reduces,
                 () -> "not every reduce task logged that Courier is active: " + run);
+        if (Epoll.isAvailable()) {
+            // Where the proxies run epoll, the relay listens on a domain socket and every reducer takes it.
+            assertTrue(logs.countLines(run, "reaches its local proxy") >= reduces,
+                    () -> "not every reduce task logged how it reached its local proxy: " + run);
+            assertEquals(0, logs.countLines(run, " over tcp"),
+                    () -> "a reduce task reached its local proxy over TCP, not the relay's domain socket: " + run);
+        }
         ProxyStats p = run.proxies();
         assertTrue(p.maxConnectionsPerPair() <= 1,
                 () -> "a proxy opened more than one connection to one peer during " + run.jobId() + ": "

@@ -37,27 +37,33 @@ final class ContainerUsers implements TaskUsers {
      *                  null for a job unknown here
      */
     static TaskUsers of(Configuration conf, ProxyConfig proxy, Function<String, String> userOfJob) {
-        boolean linux = conf.get(EXECUTOR, "").trim().endsWith("LinuxContainerExecutor");
         switch (proxy.relayTaskUserCheck()) {
             case "false":
                 return null;
             case "auto":
-                if (!linux) {
-                    return null;
-                }
-                break;
+                return isLinux(conf) ? runAs(conf, userOfJob) : null;
             default:
-                break;
+                return runAs(conf, userOfJob);
+        }
+    }
+
+    /**
+     * The user each job's containers run as under {@code conf}'s executor: what owns the map outputs they write,
+     * and what a task connection's peer must be.
+     */
+    static TaskUsers runAs(Configuration conf, Function<String, String> userOfJob) {
+        if (!isLinux(conf)) {
+            return new ContainerUsers(userOfJob, currentUser()); // every container runs as the NodeManager's user
         }
         boolean secure = SecurityUtil.getAuthenticationMethod(conf) != UserGroupInformation.AuthenticationMethod.SIMPLE;
-        if (!linux) {
-            // Explicitly on with another executor: containers run as the NodeManager's user.
-            return new ContainerUsers(userOfJob, currentUser());
-        }
         if (secure || !conf.getBoolean(LIMIT_USERS, true)) {
             return new ContainerUsers(userOfJob, null);
         }
         return new ContainerUsers(userOfJob, conf.get(LOCAL_USER, "nobody").trim());
+    }
+
+    private static boolean isLinux(Configuration conf) {
+        return conf.get(EXECUTOR, "").trim().endsWith("LinuxContainerExecutor");
     }
 
     private static String currentUser() {

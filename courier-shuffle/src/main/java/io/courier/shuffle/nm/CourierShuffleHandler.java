@@ -96,7 +96,8 @@ public class CourierShuffleHandler extends ShuffleHandler {
         int attempts = pickPorts && getRecoveryPath() == null ? BIND_ATTEMPTS : 1;
         Function<String, String> userOfJob = job -> userRsrc == null ? null : userRsrc.get(job);
         NodeManagerMapOutputLocator locator = new NodeManagerMapOutputLocator(userOfJob,
-                this::getAuxiliaryLocalPathHandler);
+                this::getAuxiliaryLocalPathHandler, base.mapOutputOwnerCheck() ? ContainerUsers.runAs(conf, userOfJob)
+                        : null);
         LocalizedJobConf jobHints = new LocalizedJobConf(userOfJob, this::getAuxiliaryLocalPathHandler);
         JobTokenSecrets secrets = new JobTokenSecrets(() -> secretManager);
         TaskUsers taskUsers = ContainerUsers.of(conf, base, userOfJob);

@@ -1,6 +1,7 @@
 package io.courier.shuffle.nm;
 
 import io.courier.shuffle.proxy.auth.MapAttemptIds;
+import io.courier.shuffle.proxy.relay.TaskUsers;
 import io.courier.shuffle.proxy.source.MapOutputFiles;
 import io.courier.shuffle.proxy.source.MapOutputLocator;
 import org.apache.hadoop.fs.Path;
@@ -18,7 +19,9 @@ import java.util.function.Supplier;
  * Finds a finished map's {@code file.out} and {@code file.out.index} where the NodeManager keeps them:
  * {@code usercache/<user>/appcache/<appId>/output/<mapAttempt>/} under one of its local dirs, resolved through the
  * service's {@link AuxiliaryLocalPathHandler} (the same layout ShuffleHandler's private {@code getBaseLocation}
- * builds). The user comes from ShuffleHandler's job → user table; the application id from the job id.
+ * builds). The user comes from ShuffleHandler's job → user table; the application id from the job id. The files
+ * name the user who must own them, the one the job's containers run as (the proxy refuses others:
+ * {@code SegmentSource}), unless {@code courier.proxy.map-output.owner-check} is false.
  * Stateless apart from its suppliers; thread-safe.
  */
 public final class NodeManagerMapOutputLocator implements MapOutputLocator {
@@ -27,14 +30,19 @@ public final class NodeManagerMapOutputLocator implements MapOutputLocator {
 
     private final Function<String, String> userOfJob;
     private final Supplier<AuxiliaryLocalPathHandler> paths;
+    /** Null: ownership not checked. */
+    private final TaskUsers owners;
 
     /**
      * @param userOfJob the user who runs a job on this node, or null when the job is unknown here
      * @param paths     the NodeManager's local-path handler (asked on every lookup: it can change after start)
+     * @param owners    the user who must own a job's map outputs; null: not checked
      */
-    public NodeManagerMapOutputLocator(Function<String, String> userOfJob, Supplier<AuxiliaryLocalPathHandler> paths) {
+    public NodeManagerMapOutputLocator(Function<String, String> userOfJob, Supplier<AuxiliaryLocalPathHandler> paths,
+            TaskUsers owners) {
         this.userOfJob = userOfJob;
         this.paths = paths;
+        this.owners = owners;
     }
 
     /** The application id string of a MapReduce job id ({@code job_<ts>_<n>} → {@code application_<ts>_<n>}). */
@@ -82,6 +90,10 @@ public final class NodeManagerMapOutputLocator implements MapOutputLocator {
         }
         File indexFile = new File(index.toUri().getPath());
         File dataFile = new File(data.toUri().getPath());
-        return indexFile.isFile() && dataFile.isFile() ? new MapOutputFiles(dataFile, indexFile) : null;
+        if (!indexFile.isFile() || !dataFile.isFile()) {
+            return null;
+        }
+        String owner = owners == null ? null : owners.userOf(job);
+        return new MapOutputFiles(dataFile, indexFile, owner);
     }
 }

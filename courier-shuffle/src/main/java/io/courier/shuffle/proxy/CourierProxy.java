@@ -152,7 +152,8 @@ public final class CourierProxy implements Closeable {
         boolean wantSocket = config.relayDomainSocket(transport);
         if (wantSocket) {
             try {
-                relaySocket = RelayDomainSocket.bind(config.relayDomainSocketDir(), boss, workers,
+                relaySocket = RelayDomainSocket.bind(config.relayDomainSocketDir(), address.host(), address.port(),
+                        boss, workers,
                         new ChannelInitializer<DomainSocketChannel>() {
                             @Override
                             protected void initChannel(DomainSocketChannel ch) {

@@ -52,6 +52,11 @@ public final class ProxyConfig {
      * where the NodeManager runs tasks as their users), true or false. See {@code TaskUsers}.
      */
     public static final String RELAY_TASK_USER_CHECK = "courier.proxy.relay.task-user.check";
+    /**
+     * Whether a map output's files must be owned by the user its job's containers run as (default true; a
+     * NodeManager setting, see {@code NodeManagerMapOutputLocator}).
+     */
+    public static final String MAP_OUTPUT_OWNER_CHECK = "courier.proxy.map-output.owner-check";
 
     private final String host;
     private final String bindHost;
@@ -76,6 +81,7 @@ public final class ProxyConfig {
     private final String relayDomainSocket;
     private final String relayDomainSocketDir;
     private final String relayTaskUserCheck;
+    private final boolean mapOutputOwnerCheck;
 
     private ProxyConfig(Values v) {
         check(v.port >= 0 && v.port <= 65535, PORT, "[0, 65535]", v.port);
@@ -125,6 +131,7 @@ public final class ProxyConfig {
         this.relayDomainSocket = v.relayDomainSocket.trim().toLowerCase(java.util.Locale.ROOT);
         this.relayDomainSocketDir = v.relayDomainSocketDir;
         this.relayTaskUserCheck = v.relayTaskUserCheck.trim().toLowerCase(java.util.Locale.ROOT);
+        this.mapOutputOwnerCheck = v.mapOutputOwnerCheck;
     }
 
     private static boolean isTriState(String s) {
@@ -157,6 +164,7 @@ public final class ProxyConfig {
         String relayDomainSocket;
         String relayDomainSocketDir;
         String relayTaskUserCheck;
+        boolean mapOutputOwnerCheck;
     }
 
     private Values values() {
@@ -184,6 +192,7 @@ public final class ProxyConfig {
         v.relayDomainSocket = relayDomainSocket;
         v.relayDomainSocketDir = relayDomainSocketDir;
         v.relayTaskUserCheck = relayTaskUserCheck;
+        v.mapOutputOwnerCheck = mapOutputOwnerCheck;
         return v;
     }
 
@@ -218,6 +227,7 @@ public final class ProxyConfig {
         v.relayDomainSocket = "auto";
         v.relayDomainSocketDir = "";
         v.relayTaskUserCheck = "auto";
+        v.mapOutputOwnerCheck = true;
         return new ProxyConfig(v);
     }
 
@@ -255,6 +265,7 @@ public final class ProxyConfig {
                     case RELAY_DOMAIN_SOCKET: c.relayDomainSocket = v; break;
                     case RELAY_DOMAIN_SOCKET_DIR: c.relayDomainSocketDir = v; break;
                     case RELAY_TASK_USER_CHECK: c.relayTaskUserCheck = v; break;
+                    case MAP_OUTPUT_OWNER_CHECK: c.mapOutputOwnerCheck = parseBoolean(MAP_OUTPUT_OWNER_CHECK, v); break;
                     default:
                         throw new IllegalArgumentException("unknown setting '" + e.getKey() + "'");
                 }
@@ -525,6 +536,17 @@ public final class ProxyConfig {
     /** {@code auto}, {@code true} or {@code false}, as set; a NodeManager resolves auto (see {@code TaskUsers}). */
     public String relayTaskUserCheck() {
         return relayTaskUserCheck;
+    }
+
+    /** Whether map outputs must be owned by the user their job's containers run as. */
+    public boolean mapOutputOwnerCheck() {
+        return mapOutputOwnerCheck;
+    }
+
+    public ProxyConfig withMapOutputOwnerCheck(boolean x) {
+        Values v = values();
+        v.mapOutputOwnerCheck = x;
+        return new ProxyConfig(v);
     }
 
     public ProxyConfig withRelayDomainSocket(String x) {

@@ -40,7 +40,7 @@ class NodeManagerMapOutputLocatorTest {
         }
         conf.set("yarn.nodemanager.local-dirs", dirs.toString());
         AuxiliaryLocalPathHandler paths = new LocalDirsPathHandler(conf);
-        return new NodeManagerMapOutputLocator(users::get, () -> paths);
+        return new NodeManagerMapOutputLocator(users::get, () -> paths, null);
     }
 
     @Test
@@ -56,6 +56,23 @@ class NodeManagerMapOutputLocatorTest {
         assertEquals(written.index().getCanonicalFile(), found.index().getCanonicalFile());
         assertEquals(new File(d2, "usercache/alice/appcache/" + APP + "/output/" + MAP + "/file.out.index")
                 .getCanonicalFile(), found.index().getCanonicalFile());
+    }
+
+    @Test
+    void theFilesNameTheUserTheJobsContainersRunAsAsTheirOwner() throws IOException {
+        File d1 = new File(tmp, "nm-local");
+        writeNmOutput(d1, "alice", APP, MAP, 2);
+        Map<String, String> users = new HashMap<>();
+        users.put(JOB, "alice");
+        Configuration conf = new Configuration(false);
+        conf.set("yarn.nodemanager.local-dirs", d1.getAbsolutePath());
+        conf.set(ContainerUsers.EXECUTOR, "org.apache.hadoop.yarn.server.nodemanager.LinuxContainerExecutor");
+        conf.setBoolean(ContainerUsers.LIMIT_USERS, false);
+        AuxiliaryLocalPathHandler paths = new LocalDirsPathHandler(conf);
+        NodeManagerMapOutputLocator l = new NodeManagerMapOutputLocator(users::get, () -> paths,
+                ContainerUsers.runAs(conf, users::get));
+        assertEquals("alice", l.locate(JOB, MAP).owner());
+        assertNull(locator(users, d1).locate(JOB, MAP).owner(), "no owners: not checked");
     }
 
     @Test
@@ -89,7 +106,7 @@ class NodeManagerMapOutputLocatorTest {
     void missingPathHandlerIsAnError() {
         Map<String, String> users = new HashMap<>();
         users.put(JOB, "alice");
-        NodeManagerMapOutputLocator l = new NodeManagerMapOutputLocator(users::get, () -> null);
+        NodeManagerMapOutputLocator l = new NodeManagerMapOutputLocator(users::get, () -> null, null);
         assertThrows(IOException.class, () -> l.locate(JOB, MAP));
     }
 

@@ -98,9 +98,11 @@ final class HostAgent {
         try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             server.bind(UnixDomainSocketAddress.of(socket));
             this.server = server;
-            LOG.info("host {} ({}) ready: shuffle port {}, proxy {} ({} transport), control socket {}, Courier"
-                    + " overrides {}", host, ip, BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(),
-                    handler.proxy().transport(), socket, CourierOverrides.from(System.getProperties()).settings());
+            java.nio.file.Path relaySocket = handler.proxy().relaySocket();
+            LOG.info("host {} ({}) ready: shuffle port {}, proxy {} ({} transport, tasks on {}), control socket {},"
+                    + " Courier overrides {}", host, ip, BenchIds.SHUFFLE_PORT, handler.proxy().nodeId(),
+                    handler.proxy().transport(), relaySocket == null ? "loopback TCP" : relaySocket, socket,
+                    CourierOverrides.from(System.getProperties()).settings());
             System.out.println("READY " + host);
             System.out.flush();
             while (true) {

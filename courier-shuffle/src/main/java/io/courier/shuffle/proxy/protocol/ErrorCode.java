@@ -32,6 +32,11 @@ public enum ErrorCode {
     NO_SUCH_MAP_OUTPUT(14, true),
     /** The map output's index file failed its CRC check or has the wrong size. */
     CORRUPT_INDEX(15, true),
+    /**
+     * The map output's data or index file is not owned by the user its job's tasks run as (a link to another
+     * file, or a file left by someone else); retryable as a missing output is: the AM re-runs the map.
+     */
+    OUTPUT_NOT_OWNED(16, true),
     /** Reading the map output failed on the serving node. */
     IO_ERROR(20, true),
     /** The connection to the peer was lost mid-stream (raised locally; a relaying proxy forwards it to its task). */

@@ -54,7 +54,7 @@ public final class LocalProxyClient implements Closeable {
 
     /**
      * Like {@link #connect(String, int, RelayClientConfig, String)}, over the relay's domain socket {@code socket}
-     * (from the node's service metadata) where this JVM can open it; null, or a socket that cannot be connected:
+     * (from the node's service metadata) where this JVM can open it (Java 16 or later), else (or when null) over
      * TCP to {@code host:port}.
      */
     public static LocalProxyClient connect(String host, int port, String socket, RelayClientConfig cfg,

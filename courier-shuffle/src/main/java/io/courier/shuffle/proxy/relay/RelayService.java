@@ -1,5 +1,6 @@
 package io.courier.shuffle.proxy.relay;
 
+import io.courier.shuffle.proxy.UidNames;
 import io.courier.shuffle.proxy.client.ProxyClient;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.HandshakeFrame;
@@ -37,7 +38,7 @@ public final class RelayService implements TaskConnectionAcceptor {
     private final RelayStats stats = new RelayStats();
     /** Null: task users are not checked. */
     private final TaskUsers taskUsers;
-    private final UserNames userNames = new UserNames(Paths.get("/proc"));
+    private final UidNames userNames = new UidNames();
 
     /**
      * @param maxConnections task connections open at once beyond which a new one is refused with OVERLOADED
@@ -99,7 +100,9 @@ public final class RelayService implements TaskConnectionAcceptor {
         if (domain && channel instanceof EpollDomainSocketChannel) {
             try {
                 PeerCredentials c = ((EpollDomainSocketChannel) channel).peerCredentials();
-                TaskPeer peer = new TaskPeer(c.pid(), c.uid(), userNames.nameOf(c.pid(), c.uid()));
+                // The owner of /proc/<pid> is the process's uid.
+                TaskPeer peer = new TaskPeer(c.pid(), c.uid(), userNames.nameOf(c.uid(),
+                        Paths.get("/proc", Integer.toString(c.pid()))));
                 return new TaskUserGate(nodeId, hello.nodeId(), peer, taskUsers, stats);
             } catch (IOException e) {
                 why = "cannot tell the user of task " + hello.nodeId() + ": " + e.getMessage();

@@ -98,30 +98,22 @@ final class TaskSocketConnection {
 
     /**
      * Connects to the proxy {@code localProxy} ({@code host:port}) as task {@code self} and starts the reader:
-     * over the relay's domain socket {@code socket} where it is given and this JVM opens domain sockets, else (or
-     * if that socket cannot be connected) over loopback TCP.
+     * over the relay's domain socket {@code socket} where it is given and this JVM opens domain sockets, else over
+     * loopback TCP. A given socket that cannot be connected is a failure, not a reason to try TCP: the socket's
+     * directory is the proxy's alone, while a local process can bind the proxy's TCP port while the NodeManager
+     * restarts and collect the request MACs sent there.
      *
-     * @throws ConnectException naming the proxy if it cannot be reached within the connect timeout
+     * @throws ConnectException naming the proxy (and the socket) if it cannot be reached within the connect timeout
      */
     static TaskSocketConnection open(String self, String localProxy, String socket, RelayClientConfig config,
             RelayTally tally) throws IOException {
         NodeAddress address = NodeAddress.parse(localProxy);
+        boolean domain = socket != null && TaskChannels.domainSocketsSupported();
+        String via = domain ? socket : "tcp";
         SocketChannel channel = null;
-        String via = null;
-        if (socket != null && TaskChannels.domainSocketsSupported()) {
-            try {
-                channel = TaskChannels.openDomain(socket);
-                via = socket;
-            } catch (IOException e) {
-                // The proxy's TCP port serves tasks too; if it checks task users it will say so there.
-                LOG.warn("task {}: {}; connecting to the local proxy {} over TCP", self, e.getMessage(), localProxy);
-            }
-        }
         try {
-            if (channel == null) {
-                channel = TaskChannels.openTcp(address, config.connectTimeoutMillis());
-                via = "tcp";
-            }
+            channel = domain ? TaskChannels.openDomain(socket)
+                    : TaskChannels.openTcp(address, config.connectTimeoutMillis());
             TaskSocketConnection c = new TaskSocketConnection(localProxy, via, config, tally, channel);
             c.write(new HandshakeFrame(self, HandshakeFrame.Role.TASK));
             if (c.awaitAdmission(self)) {
@@ -133,7 +125,7 @@ final class TaskSocketConnection {
                 TaskChannels.closeQuietly(channel);
             }
             ConnectException ce = new ConnectException("cannot connect to the local Courier proxy " + localProxy
-                    + (via == null || via.equals("tcp") ? "" : " on " + via) + ": " + e);
+                    + (domain ? " on " + socket : "") + ": " + e);
             ce.initCause(e);
             throw ce;
         }

@@ -1,13 +1,17 @@
 package io.courier.shuffle.proxy.source;
 
+import io.courier.shuffle.proxy.UidNames;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,7 +28,11 @@ import java.util.Map;
  * <p>File-system calls per fetch: one attribute read of the index (whether it still exists, and the size and
  * modification time the cached index is revalidated with), and, through {@link #openForReading}, one open of the
  * data file whose {@code size()} is the length the index is checked against: the open the sender needs anyway,
- * instead of three more {@code stat}s by path.
+ * instead of three more {@code stat}s by path. Where the files name an owner, the index's attribute read carries
+ * its uid and the data file takes one more {@code lstat}; neither follows a final symbolic link, and a file owned
+ * by anyone but the job's user is refused with {@link ErrorCode#OUTPUT_NOT_OWNED}. The check is by path, before
+ * the open (Java has no {@code fstat}): a file swapped in between must be a hard link, which Linux's
+ * {@code fs.protected_hardlinks} (on by default) lets a user make only to files they own.
  */
 public final class SegmentSource {
     /** Indexes kept in the cache (a 100-partition index is 2.4 KB). */
@@ -49,6 +57,7 @@ public final class SegmentSource {
             return size() > LOCATION_CACHE_ENTRIES;
         }
     };
+    private final UidNames owners = new UidNames();
     private long indexReads;
     private long locates;
 
@@ -97,27 +106,83 @@ public final class SegmentSource {
         }
     }
 
-    /** What {@link File#isFile()}, {@link File#length()} and {@link File#lastModified()} say, from one call. */
+    /**
+     * What {@link File#isFile()}, {@link File#length()} and {@link File#lastModified()} say, and the owner's uid
+     * where ownership is checked, from one {@code lstat}: a symbolic link is no file.
+     */
     private static final class IndexStat {
+        /** {@link #uid} when ownership is not checked. */
+        static final int UNKNOWN_UID = -1;
         final boolean isFile;
         final long length;
         final long modified;
+        final int uid;
 
-        IndexStat(boolean isFile, long length, long modified) {
+        IndexStat(boolean isFile, long length, long modified, int uid) {
             this.isFile = isFile;
             this.length = length;
             this.modified = modified;
+            this.uid = uid;
         }
 
         /** As the {@code File} methods: a file that cannot be read is no file, of length 0, modified at 0. */
-        static IndexStat of(File f) {
+        static IndexStat of(MapOutputFiles files) {
+            Path p = files.index().toPath();
             try {
-                BasicFileAttributes a = Files.readAttributes(f.toPath(), BasicFileAttributes.class);
-                return new IndexStat(a.isRegularFile(), a.size(), a.lastModifiedTime().toMillis());
+                if (files.owner() == null) {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class,
+                            LinkOption.NOFOLLOW_LINKS);
+                    return new IndexStat(a.isRegularFile(), a.size(), a.lastModifiedTime().toMillis(), UNKNOWN_UID);
+                }
+                Map<String, Object> a = Files.readAttributes(p, "unix:isRegularFile,size,lastModifiedTime,uid",
+                        LinkOption.NOFOLLOW_LINKS);
+                return new IndexStat((Boolean) a.get("isRegularFile"), (Long) a.get("size"),
+                        ((FileTime) a.get("lastModifiedTime")).toMillis(), (Integer) a.get("uid"));
             } catch (IOException | RuntimeException e) {
-                return new IndexStat(false, 0L, 0L);
+                return new IndexStat(false, 0L, 0L, UNKNOWN_UID);
             }
         }
+    }
+
+    /**
+     * Refuses a map output file not owned by its job's user ({@link MapOutputFiles#owner()}): a job's user could
+     * otherwise leave a link, or a hard link, at its own {@code file.out} to any file the NodeManager can read and
+     * fetch it with its own job's token (Hadoop's ShuffleHandler opens both files with {@code SecureIOUtils}).
+     */
+    private void checkOwner(MapOutputFiles files, File file, int uid, String mapAttempt) throws SegmentException {
+        String expected = files.owner();
+        if (expected == null) {
+            return;
+        }
+        String actual;
+        try {
+            actual = uid == IndexStat.UNKNOWN_UID ? null : owners.nameOf(uid, file.toPath());
+        } catch (IOException e) {
+            actual = null;
+        }
+        if (!expected.equals(actual)) {
+            throw new SegmentException(ErrorCode.OUTPUT_NOT_OWNED, "output of " + mapAttempt + ": " + file + " is owned"
+                    + " by " + (actual == null ? "uid " + uid : actual) + ", not by " + expected + ", the user its job's"
+                    + " tasks run as");
+        }
+    }
+
+    /**
+     * The data file must be no symbolic link and owned by the job's user; a missing one fails later, at its open,
+     * as it does unchecked.
+     */
+    private void checkDataOwner(MapOutputFiles files, String mapAttempt) throws SegmentException {
+        Map<String, Object> a;
+        try {
+            a = Files.readAttributes(files.data().toPath(), "unix:uid,isSymbolicLink", LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        if ((Boolean) a.get("isSymbolicLink")) {
+            throw new SegmentException(ErrorCode.OUTPUT_NOT_OWNED, "output of " + mapAttempt + ": " + files.data()
+                    + " is a symbolic link; map outputs are read only from their own files");
+        }
+        checkOwner(files, files.data(), (Integer) a.get("uid"), mapAttempt);
     }
 
     private Found locate(String job, String mapAttempt) throws IOException {
@@ -129,7 +194,7 @@ public final class SegmentSource {
         }
         if (cached != null) {
             // One stat keeps "no such output" exact if the files went away while the job was still known.
-            IndexStat stat = IndexStat.of(cached.index());
+            IndexStat stat = IndexStat.of(cached);
             if (stat.isFile) {
                 return new Found(cached, stat);
             }
@@ -141,7 +206,7 @@ public final class SegmentSource {
                 locations.put(key, new Located(job, files));
             }
         }
-        return files == null ? null : new Found(files, IndexStat.of(files.index()));
+        return files == null ? null : new Found(files, IndexStat.of(files));
     }
 
     private synchronized void forgetLocation(String job, String mapAttempt) {
@@ -211,12 +276,21 @@ public final class SegmentSource {
                     + ") on this node");
         }
         MapOutputFiles files = located.files;
+        if (located.stat.isFile) {
+            checkOwner(files, files.index(), located.stat.uid, mapAttempt);
+        } else if (files.owner() != null && Files.isSymbolicLink(files.index().toPath())) {
+            throw new SegmentException(ErrorCode.OUTPUT_NOT_OWNED, "output of " + mapAttempt + ": " + files.index()
+                    + " is a symbolic link; map outputs are read only from their own files");
+        }
+        if (files.owner() != null) {
+            checkDataOwner(files, mapAttempt);
+        }
         FileChannel data = null;
         IOException openFailure = null;
         long dataLength;
         if (openData) {
             try {
-                data = FileChannel.open(files.data().toPath(), StandardOpenOption.READ);
+                data = FileChannel.open(files.data().toPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
                 dataLength = data.size();
             } catch (IOException e) {
                 closeQuietly(data);

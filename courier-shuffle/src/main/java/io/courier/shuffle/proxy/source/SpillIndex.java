@@ -2,9 +2,11 @@ package io.courier.shuffle.proxy.source;
 
 import java.io.DataInputStream;
 import java.io.File;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -36,7 +38,8 @@ public final class SpillIndex {
         }
         int partitions = (int) ((size - CHECKSUM_LENGTH) / RECORD_LENGTH);
         byte[] bytes = new byte[(int) size];
-        try (InputStream in = new FileInputStream(index)) {
+        // Not following a final symbolic link: the caller checked this path's owner, not a link's target's.
+        try (InputStream in = Files.newInputStream(index.toPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             new DataInputStream(in).readFully(bytes);
         }
         CRC32 crc = new CRC32();

@@ -60,9 +60,12 @@ class RelayDomainSocketTest {
     }
 
     @Test
-    void aTaskFetchesOverTheDomainSocketAndTheSocketIsPrivateAndGoneAfterTheProxy() throws Exception {
+    void aTaskFetchesOverTheDomainSocketWhichIsPrivateAndFoundAgainAfterARestart() throws Exception {
         Path socket;
-        try (ProxyCluster c = new ProxyCluster(new File(dir, "nodes"), 2, config(new File(dir, "s")))) {
+        NodeAddress old;
+        File socketDir = new File(dir, "s");
+        try (ProxyCluster c = new ProxyCluster(new File(dir, "nodes"), 2, config(socketDir))) {
+            old = NodeAddress.parse(c.id(0));
             c.secrets().put(JOB, SECRET);
             MapOutputFiles files = c.outputs(1).write(JOB, MAP, 2, 50, 700, 7);
             socket = c.proxy(0).relaySocket();
@@ -87,7 +90,40 @@ class RelayDomainSocketTest {
             assertNotEquals(c.proxy(0).relaySocket(), c.proxy(1).relaySocket());
         }
         assertFalse(Files.exists(socket), "socket removed with its proxy");
-        assertFalse(Files.exists(socket.getParent()), "directory removed with its proxy");
+        assertTrue(Files.isDirectory(socket.getParent()), "its directory stays the proxy's, so no one else takes it");
+        try (CourierProxy restarted = new CourierProxy(config(socketDir).withPort(old.port()), new InMemorySecrets(),
+                (job, map) -> null)) {
+            restarted.start();
+            assertEquals(socket, restarted.relaySocket(), "a restarted proxy listens where its tasks look");
+            try (LocalProxyClient task = LocalProxyClient.connect(old.host(), old.port(), socket.toString(),
+                    RelayClientConfig.defaults(), "t")) {
+                assertEquals(socket.toString(), task.via());
+            }
+        }
+    }
+
+    @Test
+    void aSquattersDirectoryIsRefusedAndTheProxyFallsBackToTcp() throws Exception {
+        File socketDir = new File(dir, "s");
+        try (CourierProxy probe = new CourierProxy(config(socketDir), new InMemorySecrets(), (job, map) -> null)) {
+            probe.start();
+            Path theirs = probe.relaySocket().getParent();
+            int port = NodeAddress.parse(probe.nodeId()).port();
+            probe.close();
+            // Someone else's directory in its place: a world-writable one is no place for the relay.
+            Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwxrwxrwx"));
+            try (CourierProxy p = new CourierProxy(config(socketDir).withPort(port), new InMemorySecrets(),
+                    (job, map) -> null)) {
+                p.start();
+                assertNull(p.relaySocket(), "auto: refused with the reason in the log, TCP only");
+            }
+            try (CourierProxy p = new CourierProxy(config(socketDir).withPort(port).withRelayDomainSocket("true"),
+                    new InMemorySecrets(), (job, map) -> null)) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, p::start);
+                assertTrue(e.getMessage().contains("refusing the relay's socket directory")
+                        && e.getMessage().contains("rwxrwxrwx"), e.getMessage());
+            }
+        }
     }
 
     @Test
@@ -139,15 +175,14 @@ class RelayDomainSocketTest {
     }
 
     @Test
-    void aMissingSocketFallsBackToTcpWhenUsersAreNotChecked() throws Exception {
+    void anAdvertisedSocketThatCannotBeReachedIsAFailureNeverARouteToTheTcpPort() throws Exception {
         try (ProxyCluster c = new ProxyCluster(new File(dir, "nodes"), 1, config(new File(dir, "s")))) {
             NodeAddress a = NodeAddress.parse(c.id(0));
-            try (LocalProxyClient task = LocalProxyClient.connect(a.host(), a.port(),
-                    new File(dir, "no-such.sock").getAbsolutePath(), RelayClientConfig.defaults(), "t")) {
-                assertEquals("tcp", task.via());
-            }
-            assertEquals(0, c.proxy(0).relayStats().domainSocketConnections());
-            assertEquals(1, c.proxy(0).relayStats().taskConnections());
+            String missing = new File(dir, "no-such.sock").getAbsolutePath();
+            IOException e = assertThrows(IOException.class, () -> LocalProxyClient.connect(a.host(), a.port(),
+                    missing, RelayClientConfig.defaults(), "t"));
+            assertTrue(e.getMessage().contains(missing), e.getMessage());
+            assertEquals(0, c.proxy(0).relayStats().taskConnections(), "nothing reached the TCP port");
         }
     }
 
