@@ -112,10 +112,7 @@ public final class RelayService implements TaskConnectionAcceptor {
                     + " tell its user; this proxy checks task users and takes tasks on its domain socket only (tasks"
                     + " need Java 16 or later)";
         }
-        stats.refusedTaskUsers.incrementAndGet();
-        LOG.warn("proxy {} refused a task connection: {} (courier.proxy.relay.task-user.check)", nodeId, why);
-        throw new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " refused the connection: " + why
-                + " (courier.proxy.relay.task-user.check)");
+        throw TaskUserGate.refusal(nodeId, stats, why);
     }
 
     /** Takes one of the {@code maxConnections} slots, if one is free; it is given back when the channel closes. */

@@ -46,6 +46,11 @@ final class TaskUserGate {
     }
 
     private ProtocolException refused(String why) {
+        return refusal(nodeId, stats, why);
+    }
+
+    /** A task connection refused by the check for {@code why}: counted, logged, and the error to close it with. */
+    static ProtocolException refusal(String nodeId, RelayStats stats, String why) {
         stats.refusedTaskUsers.incrementAndGet();
         LOG.warn("proxy {} refused a task connection: {} (courier.proxy.relay.task-user.check)", nodeId, why);
         return new ProtocolException(ErrorCode.RELAY_NOT_ALLOWED, "proxy " + nodeId + " refused the connection: "
