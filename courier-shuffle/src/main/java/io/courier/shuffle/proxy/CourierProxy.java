@@ -182,7 +182,8 @@ public final class CourierProxy implements Closeable {
             checked = null;
         }
         relay = new RelayService(address.id(), client, new RelayAccess(config.relayAllowRemote()),
-                config.relayMaxConnections(), config.relayRetryAfterMillis(), checked);
+                config.relayMaxConnections(), config.relayRetryAfterMillis(), checked,
+                config.connectionMaxOpenStreams());
     }
 
     /**
@@ -191,7 +192,8 @@ public final class CourierProxy implements Closeable {
      */
     private ServerConnectionHandler serverHandler() {
         return new ServerConnectionHandler(address.id(), secrets, source, scheduler, serverCounters,
-                new SendSettings(config.sendBuffer(), config.transferTo(), config.blocksPerRun()), relay);
+                new SendSettings(config.sendBuffer(), config.transferTo(), config.blocksPerRun(),
+                        config.connectionMaxOpenStreams()), relay);
     }
 
     /** The relay's domain socket, or null when local tasks connect over loopback TCP only. */

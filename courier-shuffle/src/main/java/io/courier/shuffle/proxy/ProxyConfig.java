@@ -3,6 +3,7 @@ package io.courier.shuffle.proxy;
 import io.courier.scheduler.planning.SelectAndSplit;
 import io.courier.shuffle.proxy.protocol.Wire;
 import io.courier.shuffle.proxy.schedule.SendScheduler;
+import io.courier.shuffle.proxy.server.SendSettings;
 
 import java.util.Map;
 
@@ -18,6 +19,8 @@ public final class ProxyConfig {
     public static final String CONNECTION_MAX_IN_FLIGHT = "courier.proxy.connection.max-in-flight.bytes";
     public static final String NODE_MAX_IN_FLIGHT = "courier.proxy.node.max-in-flight.bytes";
     public static final String SEND_BUFFER = "courier.proxy.send.buffer.bytes";
+    /** Streams one connection (serving, or a task's relay connection) may have open at once. */
+    public static final String CONNECTION_MAX_OPEN_STREAMS = "courier.proxy.connection.max-open-streams";
     /** Blocks of one send pass that may share a DATA_RUN header (1: a DATA frame per block, as protocol version 1). */
     public static final String BLOCKS_PER_RUN = "courier.proxy.send.blocks-per-run";
     /** SO_RCVBUF of the connections a proxy opens to fetch (0: the kernel's autotuning). */
@@ -66,6 +69,7 @@ public final class ProxyConfig {
     private final long connectionMaxInFlight;
     private final long nodeMaxInFlight;
     private final long sendBuffer;
+    private final int connectionMaxOpenStreams;
     private final int blocksPerRun;
     private final int receiveSocketBuffer;
     private final long pacingBurst;
@@ -92,6 +96,7 @@ public final class ProxyConfig {
         check(v.nodeMaxInFlight >= v.connectionMaxInFlight, NODE_MAX_IN_FLIGHT, ">= " + CONNECTION_MAX_IN_FLIGHT,
                 v.nodeMaxInFlight);
         check(v.sendBuffer >= 64 * 1024, SEND_BUFFER, ">= 65536", v.sendBuffer);
+        check(v.connectionMaxOpenStreams >= 1, CONNECTION_MAX_OPEN_STREAMS, ">= 1", v.connectionMaxOpenStreams);
         check(v.blocksPerRun >= 1 && v.blocksPerRun <= Wire.MAX_RUN_BLOCKS, BLOCKS_PER_RUN,
                 "in [1, " + Wire.MAX_RUN_BLOCKS + "]", v.blocksPerRun);
         check(v.receiveSocketBuffer == 0 || v.receiveSocketBuffer >= 4096, RECEIVE_SOCKET_BUFFER,
@@ -116,6 +121,7 @@ public final class ProxyConfig {
         this.connectionMaxInFlight = v.connectionMaxInFlight;
         this.nodeMaxInFlight = v.nodeMaxInFlight;
         this.sendBuffer = v.sendBuffer;
+        this.connectionMaxOpenStreams = v.connectionMaxOpenStreams;
         this.blocksPerRun = v.blocksPerRun;
         this.receiveSocketBuffer = v.receiveSocketBuffer;
         this.pacingBurst = v.pacingBurst;
@@ -149,6 +155,7 @@ public final class ProxyConfig {
         long connectionMaxInFlight;
         long nodeMaxInFlight;
         long sendBuffer;
+        int connectionMaxOpenStreams;
         int blocksPerRun;
         int receiveSocketBuffer;
         long pacingBurst;
@@ -177,6 +184,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = connectionMaxInFlight;
         v.nodeMaxInFlight = nodeMaxInFlight;
         v.sendBuffer = sendBuffer;
+        v.connectionMaxOpenStreams = connectionMaxOpenStreams;
         v.blocksPerRun = blocksPerRun;
         v.receiveSocketBuffer = receiveSocketBuffer;
         v.pacingBurst = pacingBurst;
@@ -211,6 +219,7 @@ public final class ProxyConfig {
         v.connectionMaxInFlight = 64L << 20;
         v.nodeMaxInFlight = 256L << 20;
         v.sendBuffer = 1L << 20;
+        v.connectionMaxOpenStreams = SendSettings.DEFAULT_MAX_OPEN_STREAMS;
         v.blocksPerRun = Wire.MAX_RUN_BLOCKS;
         v.pacingBurst = (long) SendScheduler.DEFAULT_PACING_BURST_BYTES;
         v.transferTo = true;
@@ -250,6 +259,7 @@ public final class ProxyConfig {
                     case CONNECTION_MAX_IN_FLIGHT: c.connectionMaxInFlight = Long.parseLong(v); break;
                     case NODE_MAX_IN_FLIGHT: c.nodeMaxInFlight = Long.parseLong(v); break;
                     case SEND_BUFFER: c.sendBuffer = Long.parseLong(v); break;
+                    case CONNECTION_MAX_OPEN_STREAMS: c.connectionMaxOpenStreams = Integer.parseInt(v); break;
                     case BLOCKS_PER_RUN: c.blocksPerRun = Integer.parseInt(v); break;
                     case RECEIVE_SOCKET_BUFFER: c.receiveSocketBuffer = Integer.parseInt(v); break;
                     case PACING_BURST: c.pacingBurst = Long.parseLong(v); break;
@@ -430,6 +440,17 @@ public final class ProxyConfig {
 
     public long sendBuffer() {
         return sendBuffer;
+    }
+
+    /** Streams one connection may have open at once (serving connections, and each task's relay connection). */
+    public int connectionMaxOpenStreams() {
+        return connectionMaxOpenStreams;
+    }
+
+    public ProxyConfig withConnectionMaxOpenStreams(int x) {
+        Values v = values();
+        v.connectionMaxOpenStreams = x;
+        return new ProxyConfig(v);
     }
 
     /**

@@ -54,6 +54,8 @@ final class PeerConnection {
     private final Runnable budgetWaiter = this::admitFromAnyThread;
     private Channel channel;
     private boolean closed;
+    /** Whether the peer answered with its HANDSHAKE. */
+    private boolean handshaken;
     private ErrorCode closedCode = ErrorCode.PEER_LOST;
     private int nextId = 1;
     private long reserved;
@@ -334,6 +336,19 @@ final class PeerConnection {
 
     void onHandshake(HandshakeFrame h) {
         // The peer's identity is informational: the connection was opened to the endpoint we chose.
+        handshaken = true;
+    }
+
+    /**
+     * {@code timeoutMillis} after the connection opened (event loop): a peer that has not answered with its
+     * HANDSHAKE is no Courier proxy to wait for; its streams fail as unreachable and give their budget back.
+     */
+    void handshakeDeadline(Channel ch, long timeoutMillis) {
+        if (!handshaken && !closed) {
+            unreachable(ErrorCode.PEER_UNREACHABLE, "it accepted the connection but sent no HANDSHAKE within "
+                    + timeoutMillis + " ms (not a Courier proxy?)");
+            ch.close();
+        }
     }
 
     /** The serving peer's SelectAndSplit gave this pair {@code count} network flows. */

@@ -7,6 +7,7 @@ import io.courier.shuffle.proxy.protocol.FrameDecoder;
 import io.courier.shuffle.proxy.protocol.FrameEncoder;
 import io.courier.shuffle.proxy.schedule.ReceivePlan;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The fetching half of a proxy: one open {@link PeerConnection} per peer node, opened lazily by the first
@@ -202,7 +204,13 @@ public final class ProxyClient {
         f.addListener(done -> {
             if (!done.isSuccess()) {
                 conn.unreachable(ErrorCode.PEER_UNREACHABLE, String.valueOf(done.cause()));
+                return;
             }
+            // A listener that accepts and stays silent (not a Courier proxy, or a hostile one a task named as its
+            // source) would otherwise hold the streams' reserved budget until it closes.
+            Channel ch = f.channel();
+            ch.eventLoop().schedule(() -> conn.handshakeDeadline(ch, connectTimeoutMillis), connectTimeoutMillis,
+                    TimeUnit.MILLISECONDS);
         });
         return conn;
     }

@@ -62,7 +62,13 @@ public enum ErrorCode {
      * carries how long the task should wait before it connects again. Nobody is at fault: nothing is counted
      * as a failure.
      */
-    OVERLOADED(37, true);
+    OVERLOADED(37, true),
+    /**
+     * The connection already has {@code courier.proxy.connection.max-open-streams} streams open (each holds a
+     * map output file open on the serving node): this FETCH or RELAY_FETCH is refused, the connection stays. A
+     * fetching proxy within its credit budget never gets here.
+     */
+    TOO_MANY_STREAMS(38, true);
 
     private final short code;
     private final boolean retryable;

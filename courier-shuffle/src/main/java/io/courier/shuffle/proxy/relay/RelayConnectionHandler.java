@@ -48,12 +48,15 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
     private final RelayStats stats;
     /** Null when task users are not checked. */
     private final TaskUserGate gate;
+    private final int maxOpenStreams;
     private final Map<Integer, Relay> streams = new HashMap<>();
     private Channel channel;
     private boolean flushScheduled;
 
-    RelayConnectionHandler(String nodeId, String task, ProxyClient client, RelayStats stats, TaskUserGate gate) {
+    RelayConnectionHandler(String nodeId, String task, ProxyClient client, RelayStats stats, TaskUserGate gate,
+            int maxOpenStreams) {
         this.gate = gate;
+        this.maxOpenStreams = maxOpenStreams;
         this.nodeId = nodeId;
         this.task = task;
         this.client = client;
@@ -108,9 +111,21 @@ final class RelayConnectionHandler extends SimpleChannelInboundHandler<Frame> {
             throw new ProtocolException(ErrorCode.DUPLICATE_STREAM, "relay stream " + f.streamId() + " of " + task
                     + " is already open");
         }
+        boolean full = streams.size() >= maxOpenStreams;
         Relay r = new Relay(f);
         streams.put(f.streamId(), r);
         stats.streamsOpened.incrementAndGet();
+        if (f.initialCredit() == 0) {
+            // It could never move a byte, yet would hold a stream and its file open at the source.
+            r.failed(new FetchException(ErrorCode.MALFORMED_FRAME, "RELAY_FETCH grants no initial credit"));
+            return;
+        }
+        if (full) {
+            r.failed(new FetchException(ErrorCode.TOO_MANY_STREAMS, "task " + task + " has " + maxOpenStreams
+                    + " relayed streams open, the most one task connection may hold"
+                    + " (courier.proxy.connection.max-open-streams)"));
+            return;
+        }
         try {
             r.upstream = client.relay(f.source(), f.job(), f.mapAttempt(), f.partition(), f.mac(), f.initialCredit(),
                     r);

@@ -38,6 +38,7 @@ public final class RelayService implements TaskConnectionAcceptor {
     private final RelayStats stats = new RelayStats();
     /** Null: task users are not checked. */
     private final TaskUsers taskUsers;
+    private final int maxOpenStreams;
     private final UidNames userNames = new UidNames();
 
     /**
@@ -45,9 +46,10 @@ public final class RelayService implements TaskConnectionAcceptor {
      *                       ({@link #UNLIMITED}: no cap)
      * @param retryAfterMillis what such a refusal tells the task to wait before it connects again (&ge; 1)
      * @param taskUsers the user each job's tasks run as, checked against every task connection; null: no check
+     * @param maxOpenStreams relayed streams one task connection may have open at once
      */
     public RelayService(String nodeId, ProxyClient client, RelayAccess access, int maxConnections,
-            int retryAfterMillis, TaskUsers taskUsers) {
+            int retryAfterMillis, TaskUsers taskUsers, int maxOpenStreams) {
         if (maxConnections < 0 || retryAfterMillis < 1) {
             throw new IllegalArgumentException("relay of " + nodeId + ": max connections must be >= 0 and retry-after"
                     + " >= 1 ms, got " + maxConnections + " and " + retryAfterMillis);
@@ -58,6 +60,7 @@ public final class RelayService implements TaskConnectionAcceptor {
         this.maxConnections = maxConnections;
         this.retryAfterMillis = retryAfterMillis;
         this.taskUsers = taskUsers;
+        this.maxOpenStreams = maxOpenStreams;
     }
 
     @Override
@@ -88,7 +91,7 @@ public final class RelayService implements TaskConnectionAcceptor {
         if (domain) {
             stats.domainSocketConnections.incrementAndGet();
         }
-        return new RelayConnectionHandler(nodeId, hello.nodeId(), client, stats, gate);
+        return new RelayConnectionHandler(nodeId, hello.nodeId(), client, stats, gate, maxOpenStreams);
     }
 
     /**

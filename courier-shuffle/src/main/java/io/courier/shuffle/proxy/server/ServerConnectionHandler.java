@@ -153,6 +153,12 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         if (sender.has(f.streamId())) {
             throw new ProtocolException(ErrorCode.DUPLICATE_STREAM, "stream " + f.streamId() + " is already open");
         }
+        if (f.initialCredit() == 0) {
+            // Such a stream could never send a byte yet would hold its map output file open until the peer left.
+            refuse(ctx, f, ErrorCode.MALFORMED_FRAME, "FETCH of " + f.mapAttempt() + " reduce " + f.partition()
+                    + " grants no initial credit");
+            return;
+        }
         byte[] secret = secrets.secretFor(f.job());
         if (secret == null) {
             refuse(ctx, f, ErrorCode.UNKNOWN_JOB, "no shuffle secret for " + f.job() + " on " + nodeId);
@@ -165,6 +171,12 @@ public final class ServerConnectionHandler extends SimpleChannelInboundHandler<F
         }
         if (!MapAttemptIds.belongsTo(f.job(), f.mapAttempt())) {
             refuse(ctx, f, ErrorCode.MAP_OF_OTHER_JOB, f.mapAttempt() + " is not a map attempt of " + f.job());
+            return;
+        }
+        if (sender.openStreams() >= send.maxOpenStreams()) {
+            refuse(ctx, f, ErrorCode.TOO_MANY_STREAMS, "connection from " + peer + " to " + nodeId + " has "
+                    + sender.openStreams() + " streams open, the most one connection may hold"
+                    + " (courier.proxy.connection.max-open-streams); FETCH of " + f.mapAttempt() + " refused");
             return;
         }
         Segment seg;

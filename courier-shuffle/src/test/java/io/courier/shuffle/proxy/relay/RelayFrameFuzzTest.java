@@ -49,7 +49,7 @@ class RelayFrameFuzzTest {
         ProxyClient client = new ProxyClient("node-a:7000", loop.eventLoop(), 64 * 1024, 1 << 20, 1 << 20, 1000, 1);
         client.close();
         RelayService relay = new RelayService("node-a:7000", client, new RelayAccess(false), RelayService.UNLIMITED, 1000,
-                null);
+                null, 1024);
         ServerConnectionHandler server = new ServerConnectionHandler("node-a:7000", new InMemorySecrets(),
                 new SegmentSource(new DirectoryMapOutputLocator(new File("/nonexistent-courier-fuzz"))),
                 new SendScheduler("node-a:7000", SelectAndSplit.UNLIMITED, 1 << 20), new ServerCounters(),

@@ -70,7 +70,8 @@ class RelayHandshakeTest {
     private static RelayService relay(EmbeddedChannel loopOwner, boolean allowRemote, int maxConnections,
             int retryAfterMillis) {
         return new RelayService("node-a:7000", new ProxyClient("node-a:7000", loopOwner.eventLoop(), 64 * 1024,
-                1 << 20, 1 << 20, 1000, 1), new RelayAccess(allowRemote), maxConnections, retryAfterMillis, null);
+                1 << 20, 1 << 20, 1000, 1), new RelayAccess(allowRemote), maxConnections, retryAfterMillis, null,
+                1024);
     }
 
     private static void send(EmbeddedChannel ch, Frame f) {

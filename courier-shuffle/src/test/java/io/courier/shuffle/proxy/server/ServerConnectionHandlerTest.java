@@ -6,6 +6,7 @@ import io.courier.shuffle.proxy.auth.InMemorySecrets;
 import io.courier.shuffle.proxy.protocol.CreditFrame;
 import io.courier.shuffle.proxy.protocol.DataFrame;
 import io.courier.shuffle.proxy.protocol.EndFrame;
+import io.courier.shuffle.proxy.protocol.CancelFrame;
 import io.courier.shuffle.proxy.protocol.ErrorCode;
 import io.courier.shuffle.proxy.protocol.ErrorFrame;
 import io.courier.shuffle.proxy.protocol.FetchFrame;
@@ -320,6 +321,40 @@ class ServerConnectionHandlerTest {
         assertTrue(ch.isActive(), "a refused fetch must not close the connection");
         assertEquals(0, counters.streamsServed());
         return e;
+    }
+
+    @Test
+    void aFetchWithoutInitialCreditIsRefusedBeforeAnyFileIsOpened() {
+        EmbeddedChannel ch = handshaken(server());
+        Frames.written(ch);
+        send(ch, new FetchFrame(3, JOB, MAP, 0, 0, new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 0)));
+        ErrorFrame e = onlyError(Frames.written(ch));
+        assertEquals(ErrorCode.MALFORMED_FRAME, e.code());
+        assertTrue(e.message().contains("no initial credit"), e.message());
+        assertTrue(ch.isActive(), "a refused fetch must not close the connection");
+    }
+
+    @Test
+    void aFetchBeyondTheConnectionsOpenStreamCapIsRefusedAndTheConnectionStays() {
+        EmbeddedChannel ch = handshaken(new EmbeddedChannel(new FrameDecoder(), new FrameEncoder(),
+                new ServerConnectionHandler("server:1", secrets, new SegmentSource(outputs.locator()), scheduler,
+                        counters, new SendSettings(1 << 20, false, 1, 2))));
+        Frames.written(ch);
+        byte[] mac = new FetchAuthenticator().requestMac(SECRET, JOB, MAP, 0);
+        // A 1 KiB window keeps each stream of this ~120 KB segment open, waiting for credit.
+        send(ch, new FetchFrame(1, JOB, MAP, 0, 1024, mac));
+        send(ch, new FetchFrame(2, JOB, MAP, 0, 1024, mac));
+        Frames.written(ch);
+        send(ch, new FetchFrame(3, JOB, MAP, 0, 1024, mac));
+        ErrorFrame e = onlyError(Frames.written(ch));
+        assertEquals(3, e.streamId());
+        assertEquals(ErrorCode.TOO_MANY_STREAMS, e.code());
+        assertTrue(e.message().contains("courier.proxy.connection.max-open-streams"), e.message());
+        assertTrue(ch.isActive());
+        send(ch, new CancelFrame(1));
+        send(ch, new FetchFrame(4, JOB, MAP, 0, 1024, mac));
+        assertTrue(Frames.written(ch).stream().noneMatch(f -> f instanceof ErrorFrame),
+                "a cancelled stream frees its place");
     }
 
     @Test
