@@ -40,6 +40,7 @@ public final class ProxyClient {
     private final FrameEncoder encoder = new FrameEncoder();
     private final int maxConnectionsPerPeer;
     private final int receiveBufferBytes;
+    private final PeerNameResolver resolver;
     private final Map<String, List<PeerConnection>> connections = new HashMap<>();
     private final Map<String, Integer> desired = new HashMap<>();
     private final Map<String, Integer> roundRobin = new HashMap<>();
@@ -61,6 +62,15 @@ public final class ProxyClient {
      */
     public ProxyClient(String self, EventLoopGroup group, ProxyTransport transport, int window, long connectionBudget,
             long nodeBudget, int connectTimeoutMillis, int maxConnectionsPerPeer, int receiveBufferBytes) {
+        this(self, group, transport, window, connectionBudget, nodeBudget, connectTimeoutMillis, maxConnectionsPerPeer,
+                receiveBufferBytes, new PeerNameResolver());
+    }
+
+    /** @param resolver resolves peers' host names off the event loops; this client closes it */
+    ProxyClient(String self, EventLoopGroup group, ProxyTransport transport, int window, long connectionBudget,
+            long nodeBudget, int connectTimeoutMillis, int maxConnectionsPerPeer, int receiveBufferBytes,
+            PeerNameResolver resolver) {
+        this.resolver = resolver;
         if (receiveBufferBytes < 0) {
             throw new IllegalArgumentException("receive buffer must be >= 0 (0: kernel default), got "
                     + receiveBufferBytes);
@@ -187,7 +197,7 @@ public final class ProxyClient {
                 () -> forget(peer, holder[0]), n -> connectionsWanted(peer, n), self + "->" + peer + "#" + connectionsOpened,
                 () -> receivePlan);
         holder[0] = conn;
-        Bootstrap b = new Bootstrap().group(loop).channel(transport.socketChannel())
+        Bootstrap b = new Bootstrap().group(loop).channel(transport.socketChannel()).resolver(resolver)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
         if (receiveBufferBytes > 0) {
@@ -234,8 +244,12 @@ public final class ProxyClient {
         }
     }
 
-    /** Stops opening connections; the owner closes the event loops, which closes the open ones. */
+    /**
+     * Stops opening connections and stops the resolver thread; the owner closes the event loops, which closes
+     * the open ones.
+     */
     public synchronized void close() {
         closed = true;
+        resolver.close();
     }
 }
