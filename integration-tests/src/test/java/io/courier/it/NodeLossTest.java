@@ -175,6 +175,10 @@ class NodeLossTest {
         assertEquals(FILES, run.attempts().stream().filter(a -> a.type() == TaskType.MAP).count(),
                 () -> "a map was re-run or failed although its node came back in time: " + run.attempts());
         assertEquals(0, run.counter(TaskCounter.FAILED_SHUFFLE), "a fetch was counted as failed");
+        // Reducers on the restarted node waited for its proxy (fetch retry, the relay socket's stable path), as
+        // stock reducers wait for a restarting ShuffleHandler: no reduce attempt failed.
+        assertEquals(REDUCES, run.attempts().stream().filter(a -> a.type() == TaskType.REDUCE).count(),
+                () -> "a reducer failed or was re-run across its node's restart: " + run.attempts());
         // ... and kept fetching through Courier: the restarted proxy served the node's map outputs.
         assertEquals(0, run.courier("HTTP_FALLBACK_SEGMENTS"), "the restarted node was fetched over HTTP");
         long local = run.courier("LOCAL_SEGMENTS");

@@ -27,6 +27,7 @@ import javax.crypto.SecretKey;
 import java.io.IOException;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Courier's reduce-side shuffle ({@code mapreduce.job.reduce.shuffle.consumer.plugin.class}): fetches every map
@@ -222,24 +223,37 @@ public class CourierShuffleConsumer<K, V> implements ShuffleConsumerPlugin<K, V>
         scheduler.onHostsKnown(workers::hostsKnown);
     }
 
+    /**
+     * Connects to the node's proxy: {@code courier.reduce.local-proxy.retries} more attempts after the first, and
+     * with Hadoop's fetch retry on, as many more as fit in its timeout (a NodeManager restarting with recovery
+     * takes its proxy away for that long, and stock reducers wait it out).
+     */
     private SegmentFetcher connectWithRetries() throws IOException, InterruptedException {
         IOException last = null;
         int attempts = config.localProxyRetries() + 1;
-        for (int i = 1; i <= attempts; i++) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.fetchRetryTimeoutMillis());
+        int i = 0;
+        while (true) {
+            i++;
             try {
                 return connectLocalProxy(localProxy.host(), localProxy.port(), config);
             } catch (IOException e) {
                 last = e;
-                LOG.warn("Courier: {} cannot connect to its node's proxy {} (attempt {} of {})", reduceId,
-                        localProxy.address(), i, attempts, e);
-                if (i < attempts) {
-                    Thread.sleep(config.localProxyRetryIntervalMillis());
+                boolean retrying = config.fetchRetryEnabled() && System.nanoTime() < deadline;
+                LOG.warn("Courier: {} cannot connect to its node's proxy {} (attempt {} of {}{})", reduceId,
+                        localProxy.address(), i, attempts, retrying && i >= attempts ? ", retrying within "
+                        + ReduceConfig.FETCH_RETRY_TIMEOUT : "", e);
+                if (i >= attempts && !retrying) {
+                    break;
                 }
+                Thread.sleep(config.localProxyRetryIntervalMillis());
             }
         }
         throw new IOException("reduce " + reduceId + " cannot use its node's Courier proxy at "
-                + localProxy.address() + " after " + attempts + " attempts (" + ReduceConfig.LOCAL_PROXY_RETRIES + "="
-                + config.localProxyRetries() + "): " + (last == null ? "" : last.getMessage()), last);
+                + localProxy.address() + " after " + i + " attempts (" + ReduceConfig.LOCAL_PROXY_RETRIES + "="
+                + config.localProxyRetries() + (config.fetchRetryEnabled() ? ", " + ReduceConfig.FETCH_RETRY_TIMEOUT
+                + "=" + config.fetchRetryTimeoutMillis() + " ms" : "") + "): "
+                + (last == null ? "" : last.getMessage()), last);
     }
 
     private synchronized void throwIfFailed() throws IOException {

@@ -68,6 +68,8 @@ final class HostCopier<K, V> {
     private final AtomicLong overloadBackOffs = new AtomicLong();
     private volatile String lastFailure;
     private long lastLocalFailureNanos; // guarded by this
+    /** When the current run of local-proxy failures began. Guarded by this. */
+    private long firstLocalFailureNanos;
 
     HostCopier(CountingShuffleScheduler<K, V> scheduler, MergeManager<K, V> merger, SegmentFetcher fetcher,
             HostRoutes routes, Reporter reporter, ShuffleClientMetrics metrics, ExceptionReporter errors,
@@ -263,11 +265,13 @@ final class HostCopier<K, V> {
         // Result.LOCAL: the local proxy failed; fail the task once that happened too often in a row.
         if (failure != null) {
             int inARow = countLocalFailure();
-            if (inARow > config.localProxyRetries()) {
+            if (inARow > config.localProxyRetries() && !withinFetchRetry()) {
                 errors.reportException(new IOException("reduce partition " + partition + " of " + job
                         + " lost its node's Courier proxy at " + localProxy + " " + inARow + " times in a row ("
                         + ReduceConfig.LOCAL_PROXY_RETRIES + "=" + config.localProxyRetries()
-                        + "); last failure fetching from " + host + " via " + source, failure));
+                        + (config.fetchRetryEnabled() ? ", and for longer than " + ReduceConfig.FETCH_RETRY_TIMEOUT
+                        + "=" + config.fetchRetryTimeoutMillis() + " ms" : "") + "); last failure fetching from "
+                        + host + " via " + source, failure));
             } else {
                 LOG.warn("Courier: the local proxy {} failed while fetching from {} ({} of {} allowed in a row);"
                         + " retrying", localProxy, host, inARow, config.localProxyRetries(), failure);
@@ -278,6 +282,17 @@ final class HostCopier<K, V> {
     }
 
     /**
+     * Whether Hadoop's fetch retry ({@code mapreduce.reduce.shuffle.fetch.retry.*}, on by default where the
+     * NodeManager recovers) still covers the current run of local-proxy failures: a work-preserving restart of this
+     * node's NodeManager takes its proxy away for longer than the few local retries, and stock reducers ride it out
+     * for the fetch retry timeout, so Courier's do too.
+     */
+    private synchronized boolean withinFetchRetry() {
+        return config.fetchRetryEnabled() && System.nanoTime() - firstLocalFailureNanos
+                < TimeUnit.MILLISECONDS.toNanos(config.fetchRetryTimeoutMillis());
+    }
+
+    /**
      * Counts a local-proxy failure unless one was counted less than a retry interval ago: losing the local
      * connection fails the open streams of every worker at once, and that is one failure, not one per worker.
      */
@@ -285,6 +300,9 @@ final class HostCopier<K, V> {
         long now = System.nanoTime();
         if (localFailuresInARow.get() == 0 || now - lastLocalFailureNanos
                 >= TimeUnit.MILLISECONDS.toNanos(config.localProxyRetryIntervalMillis())) {
+            if (localFailuresInARow.get() == 0) {
+                firstLocalFailureNanos = now;
+            }
             lastLocalFailureNanos = now;
             return localFailuresInARow.incrementAndGet();
         }

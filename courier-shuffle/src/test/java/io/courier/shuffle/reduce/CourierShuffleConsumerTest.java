@@ -227,6 +227,46 @@ class CourierShuffleConsumerTest {
     }
 
     @Test
+    void withFetchRetryALocalProxyAwayLongerThanTheRetriesIsWaitedForWithinTheRetryTimeout() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
+            h.writeMap(0, 0, 0, 10, 100);
+            h.writeMap(1, 1, 0, 10, 100);
+            h.succeeded(0, 0, 0);
+            h.succeeded(1, 1, 0);
+            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
+            h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
+            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            h.conf.setBoolean(ReduceConfig.FETCH_RETRY_ENABLED, true);
+            h.conf.setLong(ReduceConfig.FETCH_RETRY_TIMEOUT, 60_000);
+            TestConsumer c = new TestConsumer(h);
+            c.refuseConnects = 8; // a NodeManager restart: the proxy is away at start ...
+            c.localLosses = 8; // ... and again mid-shuffle, each time longer than 2 retries
+            c.init(h.context());
+            assertArrayEquals(h.expectedDigest(), ReduceHarness.digest(c.runAndClose()));
+            assertTrue(c.connectAttempts.get() >= 9, "waited for the proxy: " + c.connectAttempts.get());
+            assertEquals(0, h.counter(TaskCounter.FAILED_SHUFFLE), "no source was blamed");
+        }
+    }
+
+    @Test
+    void withFetchRetryALocalProxyAwayBeyondTheRetryTimeoutFailsTheTaskNamingIt() throws Exception {
+        try (ReduceHarness h = new ReduceHarness(dir, 1, 1)) {
+            h.writeMap(0, 0, 0, 10, 100);
+            h.succeeded(0, 0, 0);
+            h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
+            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            h.conf.setBoolean(ReduceConfig.FETCH_RETRY_ENABLED, true);
+            h.conf.setLong(ReduceConfig.FETCH_RETRY_TIMEOUT, 300);
+            TestConsumer c = new TestConsumer(h);
+            c.refuseConnects = Integer.MAX_VALUE;
+            c.init(h.context());
+            IOException e = assertThrows(IOException.class, () -> c.runAndClose());
+            assertTrue(c.connectAttempts.get() > 3, "retried beyond the local retries: " + c.connectAttempts.get());
+            assertTrue(e.getMessage().contains(ReduceConfig.FETCH_RETRY_TIMEOUT), e.getMessage());
+        }
+    }
+
+    @Test
     void aLocalProxyThatAnswersOnASecondAttemptIsUsed() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
             h.writeMap(0, 0, 0, 10, 100);
