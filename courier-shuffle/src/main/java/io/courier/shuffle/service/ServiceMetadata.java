@@ -4,12 +4,12 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The {@code mapreduce_shuffle} service metadata of a node running {@code CourierShuffleHandler}: the shuffle
- * port first (the MR ApplicationMaster reads only that int), then a magic, a version, this node's proxy
- * port, the cluster's {@link ProxyPortRule} and (from version 2) the path of the relay's domain socket, as a
- * length and UTF-8 bytes (length 0: none, tasks connect over loopback TCP). Version 1 is still read. Reducers decode it from {@code NM_AUX_SERVICE_mapreduce_shuffle};
- * the container environment carries the whole backing array of the buffer, so {@link #encode()} returns an
- * exact-size array and {@link #decode} ignores trailing bytes. Immutable.
+ * The {@code mapreduce_shuffle} service metadata of a node running {@code CourierShuffleHandler}: the shuffle port
+ * first (the MR ApplicationMaster reads only that int), then a magic, a version, this node's proxy port, the
+ * cluster's {@link ProxyPortRule} and (from version 2) the path of the relay's domain socket, as a length and UTF-8
+ * bytes (length 0: none, tasks connect over loopback TCP). Version 1 is still read. Reducers decode it from
+ * {@code NM_AUX_SERVICE_mapreduce_shuffle}; the container environment carries the whole backing array of the
+ * buffer, so {@link #encode()} returns an exact-size array and {@link #decode} ignores trailing bytes. Immutable.
  */
 public final class ServiceMetadata {
     /** "CRR1": marks metadata written by Courier (stock ShuffleHandler writes the port alone). */

@@ -9,15 +9,15 @@ import java.io.IOException;
 
 /**
  * A reduce task's handle on its node's Courier proxy: every fetch goes over ONE connection to that proxy (its
- * relay's Unix domain socket where the node has one, else loopback TCP), which relays it over the node's merged proxy-to-proxy connections (docs/protocol.md, "Relay").
- * Streams are {@link RelayStream}s with end-to-end credit: a stream that is not read stops at its source after
- * one window. The connection runs on blocking JDK sockets, not Netty, so that a cold task JVM is fetching
- * within milliseconds (see {@link TaskSocketConnection}). Owns that connection and its reader thread, both
- * stopped by {@link #close()}. Thread-safe: any number of fetcher threads may call {@link #fetch}
- * concurrently. If the connection to the local proxy is lost, its open streams fail with a retryable
- * {@code PEER_LOST} naming the local proxy, and the next fetch reconnects; if the proxy refused it for overload
- * ({@code OVERLOADED}, at {@code courier.proxy.relay.max-connections}), they fail with that refusal and its
- * retry-after, and fetches fail the same way, without connecting, until the retry-after has passed.
+ * relay's Unix domain socket where the node has one, else loopback TCP), which relays it over the node's merged
+ * proxy-to-proxy connections (docs/protocol.md, "Relay"). Streams are {@link RelayStream}s with end-to-end credit:
+ * a stream that is not read stops at its source after one window. The connection runs on blocking JDK sockets, not
+ * Netty, so that a cold task JVM is fetching within milliseconds (see {@link TaskSocketConnection}). Owns that
+ * connection and its reader thread, both stopped by {@link #close()}. Thread-safe: any number of fetcher threads
+ * may call {@link #fetch} concurrently. If the connection to the local proxy is lost, its open streams fail with a
+ * retryable {@code PEER_LOST} naming the local proxy, and the next fetch reconnects; if the proxy refused it for
+ * overload ({@code OVERLOADED}, at {@code courier.proxy.relay.max-connections}), they fail with that refusal and
+ * its retry-after, and fetches fail the same way, without connecting, until the retry-after has passed.
  */
 public final class LocalProxyClient implements Closeable {
     private final String localProxy;

@@ -38,10 +38,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A reduce task's one connection to its node's proxy (handshake role {@code TASK}, docs/protocol.md "Relay"),
- * on a plain blocking channel, to the relay's Unix domain socket where there is one ({@link TaskChannels}): a task JVM starts cold for every reduce attempt, and loading and initialising
- * Netty there cost 0.6–1.4 s per reducer (docs/benchmarks.md), more than a small shuffle takes. Payloads are read
- * into pooled direct buffers ({@link ChannelFrameReader}) and copied once, by the consumer, into Hadoop's map output
- * buffer. Every fetch is
+ * on a plain blocking channel, to the relay's Unix domain socket where there is one ({@link TaskChannels}): a
+ * task JVM starts cold for every reduce attempt, and loading and initialising Netty there cost 0.6–1.4 s per
+ * reducer (docs/benchmarks.md), more than a small shuffle takes. Payloads are read into pooled direct buffers
+ * ({@link ChannelFrameReader}) and copied once, by the consumer, into Hadoop's map output buffer. Every fetch is
  * a RELAY_FETCH; the answer comes back as a {@link RelayStream} with per-stream credit and the reply MAC
  * checked here. Fetches beyond {@code maxInFlight} bytes of windows wait until an open stream is done. When
  * the connection is lost every open and waiting stream fails with the retryable {@code PEER_LOST} marked as a

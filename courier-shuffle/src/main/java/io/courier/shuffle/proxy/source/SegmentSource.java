@@ -161,9 +161,9 @@ public final class SegmentSource {
             actual = null;
         }
         if (!expected.equals(actual)) {
-            throw new SegmentException(ErrorCode.OUTPUT_NOT_OWNED, "output of " + mapAttempt + ": " + file + " is owned"
-                    + " by " + (actual == null ? "uid " + uid : actual) + ", not by " + expected + ", the user its job's"
-                    + " tasks run as");
+            throw new SegmentException(ErrorCode.OUTPUT_NOT_OWNED, "output of " + mapAttempt + ": " + file
+                    + " is owned by " + (actual == null ? "uid " + uid : actual) + ", not by " + expected
+                    + ", the user its job's tasks run as");
         }
     }
 

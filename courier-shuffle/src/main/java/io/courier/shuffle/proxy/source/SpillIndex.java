@@ -39,7 +39,8 @@ public final class SpillIndex {
         int partitions = (int) ((size - CHECKSUM_LENGTH) / RECORD_LENGTH);
         byte[] bytes = new byte[(int) size];
         // Not following a final symbolic link: the caller checked this path's owner, not a link's target's.
-        try (InputStream in = Files.newInputStream(index.toPath(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = Files.newInputStream(index.toPath(), StandardOpenOption.READ,
+                LinkOption.NOFOLLOW_LINKS)) {
             new DataInputStream(in).readFully(bytes);
         }
         CRC32 crc = new CRC32();
