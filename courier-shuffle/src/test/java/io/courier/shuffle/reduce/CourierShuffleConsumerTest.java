@@ -33,6 +33,17 @@ class CourierShuffleConsumerTest {
     File dir;
 
 
+    /** One map on each of two nodes, one host fetched at a time, two local-proxy retries 10 ms apart. */
+    private static void twoMapsAndTwoQuickLocalRetries(ReduceHarness h) throws IOException {
+        h.writeMap(0, 0, 0, 10, 100);
+        h.writeMap(1, 1, 0, 10, 100);
+        h.succeeded(0, 0, 0);
+        h.succeeded(1, 1, 0);
+        h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
+        h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
+        h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+    }
+
     @Test
     void everyMapArrivesThroughTheProxyIntoMemoryAndOntoDiskAndMergesToTheMapsRecords() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 3, 6)) {
@@ -229,13 +240,7 @@ class CourierShuffleConsumerTest {
     @Test
     void withFetchRetryALocalProxyAwayLongerThanTheRetriesIsWaitedForWithinTheRetryTimeout() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
-            h.writeMap(0, 0, 0, 10, 100);
-            h.writeMap(1, 1, 0, 10, 100);
-            h.succeeded(0, 0, 0);
-            h.succeeded(1, 1, 0);
-            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
-            h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
-            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            twoMapsAndTwoQuickLocalRetries(h);
             h.conf.setBoolean(ReduceConfig.FETCH_RETRY_ENABLED, true);
             h.conf.setLong(ReduceConfig.FETCH_RETRY_TIMEOUT, 60_000);
             TestConsumer c = new TestConsumer(h);
@@ -369,13 +374,7 @@ class CourierShuffleConsumerTest {
     @Test
     void aLocalProxyLostTooOftenInARowFailsTheTaskNamingIt() throws Exception {
         try (ReduceHarness h = new ReduceHarness(dir, 2, 2)) {
-            h.writeMap(0, 0, 0, 10, 100);
-            h.writeMap(1, 1, 0, 10, 100);
-            h.succeeded(0, 0, 0);
-            h.succeeded(1, 1, 0);
-            h.conf.setInt(ReduceConfig.HOSTS_PARALLEL, 1);
-            h.conf.setInt(ReduceConfig.LOCAL_PROXY_RETRIES, 2);
-            h.conf.setLong(ReduceConfig.LOCAL_PROXY_RETRY_INTERVAL, 10);
+            twoMapsAndTwoQuickLocalRetries(h);
             TestConsumer c = new TestConsumer(h);
             c.localLosses = Integer.MAX_VALUE;
             c.init(h.context());
